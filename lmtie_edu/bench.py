@@ -1,0 +1,165 @@
+"""`make bench`: how long a learner waits.
+
+Measures, on this machine:
+- each notebook's headless execution time (a fresh kernel per notebook, like nbval) and the
+  kernel's peak memory — budget 20 s, or ``metadata.lmtie_edu.budget_seconds`` of the notebook;
+- every interactive operation a lesson module declares in ``benchmarks()`` (median of ≥ 20 runs),
+  e.g. a redraw-only *tie weights* toggle — budget 150 ms.
+
+Prints a table and writes ``build/bench.json``. Exits 1 if a budget is missed.
+Run: ``python -m lmtie_edu.bench [--only NAME_SUBSTRING] [--no-notebooks]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import pkgutil
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOK_BUDGET_SECONDS = 20.0
+REDRAW_BUDGET_SECONDS = 0.150
+
+
+@dataclass
+class Benchmark:
+    """One interactive operation: ``run()`` does it once and may return extra metrics (a dict)."""
+
+    name: str
+    run: Callable[[], dict | None]
+    budget_seconds: float
+    repeats: int = 21
+    extra: dict = field(default_factory=dict)
+
+
+def toggle_benchmark(name: str, make_panel: Callable, *, control: str = "tie",
+                     budget_seconds: float = REDRAW_BUDGET_SECONDS, repeats: int = 21) -> Benchmark:
+    """Flip one checkbox of a panel ``repeats`` times; each flip is one full redraw (compute + PNG)."""
+    panel = make_panel()
+    widget = panel.controls[control]
+
+    def flip():
+        widget.value = not widget.value
+
+    flip()  # warm-up: caches and lazy imports are not what a learner waits for on every click
+    flip()
+    return Benchmark(name, flip, budget_seconds, repeats)
+
+
+def _modules_with_benchmarks():
+    import lmtie_edu
+
+    for info in pkgutil.iter_modules(lmtie_edu.__path__):
+        if info.name in {"bench"} or info.ispkg:
+            continue
+        module = importlib.import_module(f"lmtie_edu.{info.name}")
+        if hasattr(module, "benchmarks"):
+            yield module
+
+
+def run_operation_benchmarks(only: str | None) -> list[dict]:
+    rows = []
+    for module in _modules_with_benchmarks():
+        for bench in module.benchmarks():
+            if only and only not in bench.name:
+                continue
+            times, extra = [], dict(bench.extra)
+            for _ in range(bench.repeats):
+                started = time.perf_counter()
+                metrics = bench.run()
+                times.append(time.perf_counter() - started)
+                extra.update(metrics or {})
+            median = statistics.median(times)
+            rows.append({"kind": "operation", "name": bench.name, "median_seconds": round(median, 4),
+                         "max_seconds": round(max(times), 4), "repeats": bench.repeats,
+                         "budget_seconds": bench.budget_seconds, "ok": median <= bench.budget_seconds, **extra})
+    return rows
+
+
+def execute_notebook(path: Path) -> dict:
+    """Execute one notebook in a fresh kernel (run in a child process so its memory is measurable)."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(path, as_version=4)
+    budget = float(nb.metadata.get("lmtie_edu", {}).get("budget_seconds", NOTEBOOK_BUDGET_SECONDS))
+    client = NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}})
+    started = time.perf_counter()
+    client.execute()
+    seconds = time.perf_counter() - started
+    # The kernel was our child and has exited: RUSAGE_CHILDREN holds its peak resident memory (KiB).
+    peak_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return {"kind": "notebook", "name": path.name, "seconds": round(seconds, 2), "budget_seconds": budget,
+            "kernel_peak_mib": round(peak_mib, 1), "ok": seconds <= budget}
+
+
+def run_notebook_benchmarks(only: str | None) -> list[dict]:
+    rows = []
+    for path in sorted((ROOT / "notebooks").glob("[0-9]*.ipynb")):
+        if only and only not in path.name:
+            continue
+        env = dict(os.environ, PYDEVD_DISABLE_FILE_VALIDATION="1")
+        done = subprocess.run([sys.executable, "-m", "lmtie_edu.bench", "--execute-one", str(path)],
+                              capture_output=True, text=True, env=env, cwd=ROOT)
+        if done.returncode != 0:
+            rows.append({"kind": "notebook", "name": path.name, "ok": False, "error": done.stderr[-2000:]})
+            continue
+        rows.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    return rows
+
+
+def print_table(rows: list[dict]) -> None:
+    print(f"{'benchmark':58} {'measured':>12} {'budget':>9}  ok  extra")
+    for row in rows:
+        if row["kind"] == "notebook":
+            measured = f"{row['seconds']:.2f} s" if "seconds" in row else "FAILED"
+            extra = f"kernel peak {row['kernel_peak_mib']:.0f} MiB" if "kernel_peak_mib" in row else row.get("error", "")
+        else:
+            measured = f"{row['median_seconds'] * 1000:.1f} ms"
+            extra = ", ".join(f"{k}={v}" for k, v in row.items()
+                              if k not in {"kind", "name", "median_seconds", "budget_seconds", "ok", "repeats"})
+        budget = row.get("budget_seconds")
+        budget_text = "" if budget is None else (f"{budget:.0f} s" if row["kind"] == "notebook" else f"{budget * 1000:.0f} ms")
+        print(f"{row['name'][:58]:58} {measured:>12} {budget_text:>9}  {'✓' if row['ok'] else '✗'}   {extra}")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", help="run only benchmarks whose name contains this text")
+    parser.add_argument("--no-notebooks", action="store_true", help="skip notebook execution timings")
+    parser.add_argument("--execute-one", help=argparse.SUPPRESS)
+    parser.add_argument("--output", default=str(ROOT / "build" / "bench.json"))
+    args = parser.parse_args(argv)
+    if args.execute_one:
+        print(json.dumps(execute_notebook(Path(args.execute_one))))
+        return 0
+
+    import torch
+
+    torch.set_num_threads(1)  # the notebooks run single-threaded; measure the widgets the same way
+    rows = run_operation_benchmarks(args.only)
+    rows.append({"kind": "operation", "name": "bench process peak memory", "median_seconds": 0.0,
+                 "budget_seconds": None, "ok": True,
+                 "peak_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)})
+    if not args.no_notebooks:
+        rows += run_notebook_benchmarks(args.only)
+    print_table(rows)
+    output = Path(args.output)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(json.dumps({"machine": {"cpus": os.cpu_count()}, "results": rows}, indent=2))
+    print(f"\nwritten: {output.relative_to(ROOT) if output.is_relative_to(ROOT) else output}")
+    return 0 if all(row["ok"] for row in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

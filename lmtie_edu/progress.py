@@ -1,0 +1,48 @@
+"""A progress bar for training loops that keeps notebook outputs comparable.
+
+In a Jupyter kernel it displays an ``IntProgress`` bar and a label, then updates their values
+(no new output, so nbval compares the cell as usual: the display's text form is fixed).
+Anywhere else — tests, benchmarks, scripts — it shows nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+
+def in_kernel() -> bool:
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    shell = get_ipython()
+    return shell is not None and hasattr(shell, "kernel")
+
+
+class Progress:
+    """``for step in Progress(range(n), "training")`` — call ``.note("loss 2.31")`` to update the label."""
+
+    def __init__(self, iterable: Iterable, description: str = "", total: int | None = None, show: bool | None = None):
+        self.iterable = iterable
+        self.total = total if total is not None else len(iterable)  # type: ignore[arg-type]
+        self.show = in_kernel() if show is None else show
+        self.bar = self.label = None
+        if self.show:
+            import ipywidgets as widgets
+            from IPython.display import display
+
+            self.bar = widgets.IntProgress(value=0, min=0, max=max(self.total, 1), description=description)
+            self.label = widgets.Label(value="")
+            display(widgets.HBox([self.bar, self.label]))
+
+    def note(self, text: str) -> None:
+        if self.label is not None:
+            self.label.value = text
+
+    def __iter__(self) -> Iterator:
+        for done, item in enumerate(self.iterable, start=1):
+            yield item
+            if self.bar is not None:
+                self.bar.value = done
+        if self.bar is not None:
+            self.bar.bar_style = "success"

@@ -1,0 +1,111 @@
+"""Input checks shared by every helper.
+
+Each check raises ``TypeError`` or ``ValueError`` with a message that names what was expected
+and what was received, so a learner never has to decode a traceback from deep inside torch.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+import torch
+
+
+def _describe_shape(shape) -> str:
+    return str(tuple(int(s) if isinstance(s, int) else s for s in shape)).replace("'", "")
+
+
+def check_positive_int(value, name: str, *, minimum: int = 1) -> int:
+    """Return ``value`` as an int if it is an integer >= ``minimum``; raise otherwise."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        if isinstance(value, numbers.Real) and float(value).is_integer():
+            hint = f" (use {int(value)} instead of {value!r})"
+        else:
+            hint = ""
+        raise TypeError(f"{name} must be an integer >= {minimum}; got {value!r} ({type(value).__name__}){hint}")
+    if value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}; got {value}")
+    return int(value)
+
+
+def check_token_ids(ids, vocab_size: int, *, ranks: tuple[int, ...] = (1, 2), name: str = "token ids") -> torch.Tensor:
+    """Check token ids and return them as a ``torch.long`` tensor.
+
+    Accepts a list, a NumPy array or a tensor. Rejects floats and bools (an embedding lookup
+    needs integer row numbers), ids outside ``[0, vocab_size - 1]`` and tensors of the wrong rank.
+    """
+    vocab_size = check_positive_int(vocab_size, "vocab_size")
+    if not isinstance(ids, torch.Tensor):
+        try:
+            ids = torch.as_tensor(np.asarray(ids))
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"{name} must be integers (a list, array or LongTensor); got {ids!r}") from exc
+    if ids.dtype == torch.bool or ids.is_floating_point() or ids.is_complex():
+        example = ids.flatten()[:3].tolist()
+        raise TypeError(
+            f"{name} must be integers (torch.long), the row numbers of the embedding matrix; "
+            f"got dtype {ids.dtype} with values {example}. Convert with ids.long() if they are whole numbers."
+        )
+    if ids.dim() not in ranks:
+        wanted = " or ".join(str(r) for r in ranks)
+        raise ValueError(
+            f"{name} must have rank {wanted} (e.g. (seq,) or (batch, seq)); got rank {ids.dim()} "
+            f"with shape {_describe_shape(ids.shape)}"
+        )
+    ids = ids.long()
+    if ids.numel():
+        low, high = int(ids.min()), int(ids.max())
+        if low < 0 or high >= vocab_size:
+            bad = low if low < 0 else high
+            position = tuple(int(i) for i in (ids == bad).nonzero()[0].tolist())
+            raise ValueError(
+                f"{name} must lie in [0, {vocab_size - 1}] for a vocabulary of {vocab_size}; "
+                f"got {bad} at position {position}"
+            )
+    return ids
+
+
+def check_matrix(matrix, name: str, *, shape: tuple[int | None, int | None] | None = None) -> torch.Tensor:
+    """Check that ``matrix`` is a 2-D floating tensor, optionally of a given (rows, cols) shape."""
+    if not isinstance(matrix, torch.Tensor):
+        raise TypeError(f"{name} must be a torch.Tensor; got {type(matrix).__name__}")
+    if matrix.dim() != 2:
+        raise ValueError(f"{name} must be a 2-D matrix (rows, cols); got shape {_describe_shape(matrix.shape)}")
+    if not matrix.is_floating_point():
+        raise TypeError(f"{name} must hold floating-point values; got dtype {matrix.dtype}")
+    if shape is not None:
+        for axis, (want, got) in enumerate(zip(shape, matrix.shape, strict=True)):
+            if want is not None and want != got:
+                expected = _describe_shape(["*" if s is None else s for s in shape])
+                raise ValueError(
+                    f"{name} must have shape {expected}; got {_describe_shape(matrix.shape)} (axis {axis} differs)"
+                )
+    return matrix
+
+
+def check_tie_shapes(embedding_weight: torch.Tensor, head_weight: torch.Tensor) -> None:
+    """Raise unless an embedding (V, d) and an output head weight (V, d) can share one matrix.
+
+    ``nn.Linear(d, V)`` stores its weight as (V, d) — the same layout as ``nn.Embedding(V, d)`` —
+    which is why the tie is a plain assignment.
+    """
+    emb, head = tuple(embedding_weight.shape), tuple(head_weight.shape)
+    if emb == head:
+        return
+    message = (
+        f"cannot tie: the embedding weight has shape {_describe_shape(emb)} = (V, d) but the head weight has "
+        f"shape {_describe_shape(head)}; tying needs the head to be nn.Linear(d={emb[-1]}, V={emb[0]}), "
+        f"whose weight is ({emb[0]}, {emb[-1]})"
+    )
+    if head == emb[::-1]:
+        message += " — the head looks transposed: did you build nn.Linear(V, d) instead of nn.Linear(d, V)?"
+    raise ValueError(message)
+
+
+def check_choice(value, name: str, options) -> object:
+    """Raise ``ValueError`` unless ``value`` is one of ``options``."""
+    options = tuple(options)
+    if value not in options:
+        raise ValueError(f"{name} must be one of {list(options)}; got {value!r}")
+    return value

@@ -1,0 +1,48 @@
+"""Re-execute notebooks in place, as `make notebooks` does: Restart & Run All, then save.
+
+Each notebook runs top to bottom in a fresh kernel of this interpreter's environment, from the
+notebook's own folder. Widget state is stored in the notebook metadata so that widgets render on
+static viewers (GitHub, nbviewer). Execution timestamps are not recorded (no diff noise).
+
+Usage: python tools/execute_notebooks.py notebooks/01_embedding_lookup.ipynb [...]
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+
+def execute(path: Path) -> float:
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+            cell.metadata.pop("execution", None)
+    client = NotebookClient(
+        nb, timeout=300, kernel_name="python3", record_timing=False, store_widget_state=True,
+        resources={"metadata": {"path": str(path.parent)}},
+    )
+    started = time.perf_counter()
+    client.execute()
+    nb.metadata["kernelspec"] = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+    nbformat.write(nb, path)
+    return time.perf_counter() - started
+
+
+def main(paths: list[str]) -> int:
+    if not paths:
+        print(__doc__)
+        return 2
+    for name in paths:
+        seconds = execute(Path(name))
+        print(f"executed {name} in {seconds:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
