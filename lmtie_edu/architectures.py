@@ -1,0 +1,224 @@
+"""Lesson 04 — real architectures from Hugging Face ``transformers``, built on the meta device.
+
+Each configuration is written here from the published hyper-parameters (no hub download: a
+``from_pretrained`` would need the network). ``torch.device("meta")`` creates every parameter with
+its shape but without storage, so even Llama-2-70B (≈ 276 GB in fp32) builds in a fraction of a
+second and a few MiB. ``transformers`` is imported only inside these functions: its import takes
+seconds, and ``import lmtie_edu`` must stay light.
+
+Whether a model ties is *observed* on the built model (``head.weight is embedding.weight``); the
+``tie_word_embeddings`` value below is only the published configuration that goes into the build.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+
+from .models import count_parameters
+from .param_counts import ModelCount
+from .validation import check_choice
+
+GIB = 2**30
+
+
+@dataclass(frozen=True)
+class Architecture:
+    """Published hyper-parameters of one model (its ``config.json`` / paper)."""
+
+    name: str
+    family: str  # "gpt2", "bert", "t5", "qwen2" or "llama"
+    vocab_size: int
+    d_model: int
+    n_layers: int
+    n_heads: int
+    d_ff: int
+    tie_word_embeddings: bool  # the published setting, fed to the config (checked on the build)
+    n_kv_heads: int | None = None
+
+
+ARCHITECTURES = {a.name: a for a in (
+    Architecture("GPT-2 small", "gpt2", 50_257, 768, 12, 12, 3072, True),
+    Architecture("GPT-2 medium", "gpt2", 50_257, 1024, 24, 16, 4096, True),
+    Architecture("GPT-2 large", "gpt2", 50_257, 1280, 36, 20, 5120, True),
+    Architecture("GPT-2 XL", "gpt2", 50_257, 1600, 48, 25, 6400, True),
+    Architecture("BERT-base MLM", "bert", 30_522, 768, 12, 12, 3072, True),
+    Architecture("T5-small v1.0", "t5", 32_128, 512, 6, 8, 2048, True),
+    Architecture("Qwen2.5-0.5B", "qwen2", 151_936, 896, 24, 14, 4864, True, n_kv_heads=2),
+    Architecture("Llama-3.2-1B", "llama", 128_256, 2048, 16, 32, 8192, True, n_kv_heads=8),
+    Architecture("Llama-3.2-3B", "llama", 128_256, 3072, 28, 24, 8192, True, n_kv_heads=8),
+    Architecture("Llama-2-7B", "llama", 32_000, 4096, 32, 32, 11008, False, n_kv_heads=32),
+    Architecture("Llama-3-8B", "llama", 128_256, 4096, 32, 32, 14336, False, n_kv_heads=8),
+    Architecture("Llama-2-70B", "llama", 32_000, 8192, 80, 64, 28672, False, n_kv_heads=8),
+)}
+
+
+@contextlib.contextmanager
+def _quiet_transformers():
+    """Silence transformers' logger (warnings/info go to stderr, which a compared notebook cell must
+    not contain); restore the previous verbosity afterwards so we change nothing for the learner."""
+    from transformers.utils import logging
+
+    previous = logging.get_verbosity()
+    logging.set_verbosity_error()
+    try:
+        yield
+    finally:
+        logging.set_verbosity(previous)
+
+
+def _resolve_tie(name: str, tie: bool | None) -> bool:
+    """Check ``name`` and ``tie``; return the tie setting to build with (None: the published one)."""
+    check_choice(name, "name", ARCHITECTURES)
+    if tie is not None and not isinstance(tie, bool):
+        raise TypeError(f"tie must be True, False or None (the published setting); got {tie!r}")
+    return ARCHITECTURES[name].tie_word_embeddings if tie is None else tie
+
+
+def make_config(name: str, *, tie: bool | None = None):
+    """The ``transformers`` config of architecture ``name``; ``tie`` overrides the published setting."""
+    tie = _resolve_tie(name, tie)
+    a = ARCHITECTURES[name]
+    with _quiet_transformers():
+        import transformers as tf
+
+        if a.family == "gpt2":
+            return tf.GPT2Config(vocab_size=a.vocab_size, n_embd=a.d_model, n_layer=a.n_layers, n_head=a.n_heads,
+                                 n_inner=a.d_ff, n_positions=1024, tie_word_embeddings=tie)
+        if a.family == "bert":
+            return tf.BertConfig(vocab_size=a.vocab_size, hidden_size=a.d_model, num_hidden_layers=a.n_layers,
+                                 num_attention_heads=a.n_heads, intermediate_size=a.d_ff,
+                                 max_position_embeddings=512, type_vocab_size=2, tie_word_embeddings=tie)
+        if a.family == "t5":  # v1.0: ReLU MLP, and encoder, decoder and head share one matrix
+            return tf.T5Config(vocab_size=a.vocab_size, d_model=a.d_model, d_kv=a.d_model // a.n_heads,
+                               d_ff=a.d_ff, num_layers=a.n_layers, num_heads=a.n_heads, feed_forward_proj="relu",
+                               tie_word_embeddings=tie)
+        config_class = tf.Qwen2Config if a.family == "qwen2" else tf.LlamaConfig
+        return config_class(vocab_size=a.vocab_size, hidden_size=a.d_model, intermediate_size=a.d_ff,
+                            num_hidden_layers=a.n_layers, num_attention_heads=a.n_heads,
+                            num_key_value_heads=a.n_kv_heads, tie_word_embeddings=tie)
+
+
+def _model_class(family: str):
+    import transformers as tf
+
+    return {"gpt2": tf.GPT2LMHeadModel, "bert": tf.BertForMaskedLM, "t5": tf.T5ForConditionalGeneration,
+            "qwen2": tf.Qwen2ForCausalLM, "llama": tf.LlamaForCausalLM}[family]
+
+
+def build_uncached(name: str, *, tie: bool | None = None):
+    """Build architecture ``name`` on the meta device: every parameter has a shape, none has storage."""
+    import torch
+
+    config = make_config(name, tie=tie)
+    with _quiet_transformers(), torch.device("meta"):
+        return _model_class(ARCHITECTURES[name].family)(config)
+
+
+def build(name: str, *, tie: bool | None = None):
+    """:func:`build_uncached`, cached for the kernel's lifetime (a widget or a re-run never rebuilds)."""
+    return _build_cached(name, _resolve_tie(name, tie))
+
+
+@functools.cache
+def _build_cached(name: str, tie: bool):
+    return build_uncached(name, tie=tie)
+
+
+def head_is_embedding(model) -> bool:
+    """True if the output head's weight *is* the input embedding's weight (one Parameter object)."""
+    return model.get_output_embeddings().weight is model.get_input_embeddings().weight
+
+
+def model_count(name: str) -> ModelCount:
+    """Exact counts of architecture ``name``, as published and with the tie setting flipped.
+
+    Both tie statuses are read from the builds. If the flipped build still has the published
+    status (transformers 5 forces T5 to tie whatever the config says), the flipped total is
+    ``total ± V·d`` and ``flipped_by_build`` is False.
+    """
+    a = ARCHITECTURES[name]
+    model = build(name)
+    ties, total = head_is_embedding(model), count_parameters(model)
+    flipped = build(name, tie=not a.tie_word_embeddings)
+    if head_is_embedding(flipped) != ties:
+        return ModelCount(name, a.vocab_size, a.d_model, ties, total, count_parameters(flipped))
+    saving = a.vocab_size * a.d_model
+    return ModelCount(name, a.vocab_size, a.d_model, ties, total, total + saving if ties else total - saving,
+                      flipped_by_build=False)
+
+
+def all_counts() -> list[ModelCount]:
+    """:func:`model_count` of every architecture, in :data:`ARCHITECTURES` order (12 builds, cached)."""
+    return [model_count(name) for name in ARCHITECTURES]
+
+
+# -- make bench: the 70B build ------------------------------------------------------------------------
+
+def _resident_mib() -> float:
+    """Resident set size of this process (Linux /proc)."""
+    with open("/proc/self/statm") as statm:
+        pages = int(statm.read().split()[1])
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def _memory_probe(name: str = "Llama-2-70B") -> None:
+    """Run in a fresh child process: print the resident memory a meta build adds, as JSON."""
+    import tracemalloc
+
+    # Warm-up with a smaller model of the same family: the lazy import of its modeling code and
+    # first-use caches are paid once per process and are not the memory the model itself holds.
+    family = ARCHITECTURES[name].family
+    build_uncached(min((a for a in ARCHITECTURES.values() if a.family == family), key=lambda a: a.d_model).name)
+    before = _resident_mib()
+    tracemalloc.start()
+    model = build_uncached(name)
+    python_peak = tracemalloc.get_traced_memory()[1] / 2**20
+    tracemalloc.stop()
+    after = _resident_mib()
+    print(json.dumps({"extra_mib": round(after - before, 1), "python_peak_mib": round(python_peak, 1),
+                      "parameters": count_parameters(model)}))
+
+
+@functools.cache
+def build_memory(name: str = "Llama-2-70B") -> dict:
+    """Extra memory of building ``name`` on the meta device, measured in a fresh Python process.
+
+    Measured as the growth of the resident set size (RSS) from just before to just after the build,
+    with the model still alive, after a warm-up build has paid for imports. RSS counts the C++
+    tensor metadata that ``tracemalloc`` cannot see; a fresh process keeps freed memory from earlier
+    work from hiding the growth. ``python_peak_mib`` is tracemalloc's peak of Python allocations
+    during the build, for comparison.
+    """
+    check_choice(name, "name", ARCHITECTURES)
+    package_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [package_parent, os.environ.get("PYTHONPATH")])))
+    done = subprocess.run([sys.executable, "-c", f"from lmtie_edu.architectures import _memory_probe; "
+                           f"_memory_probe({name!r})"], capture_output=True, text=True, check=True, env=env)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def benchmarks():
+    """`make bench`: build Llama-2-70B on the meta device (budget 1 s) and report the extra memory.
+
+    Set-up happens here, before any timing (like the toggle benchmarks' warm-up): importing
+    transformers, one untimed build, and the memory probe in its own fresh process.
+    """
+    from .bench import Benchmark
+
+    a = ARCHITECTURES["Llama-2-70B"]
+    total = count_parameters(build_uncached("Llama-2-70B"))  # warm-up: imports and first-use caches
+    memory = build_memory("Llama-2-70B")
+    extra = {"extra_mib": memory["extra_mib"], "python_peak_mib": memory["python_peak_mib"], "mib_budget": 100,
+             "mib_ok": memory["extra_mib"] <= 100, "real_fp32_gib": round(4 * total / GIB, 1)}
+
+    def run() -> None:
+        build_uncached("Llama-2-70B")  # uncached: every repeat really builds
+
+    return [Benchmark(f"04 build Llama-2-70B on meta (d={a.d_model}, L={a.n_layers})", run, budget_seconds=1.0,
+                      repeats=5, extra=extra)]
