@@ -14,7 +14,6 @@ import ipywidgets as widgets
 import torch
 import torch.nn.functional as F
 
-from .logits import fixed_figure
 from .models import TinyLM
 from .plotting import new_figure
 from .training import make_windows, train
@@ -229,8 +228,8 @@ def gradient_heatmaps(matrices, titles, *, inputs=(), targets=()):
 
     matrices = [torch.as_tensor(m).detach() for m in matrices]
     limit = max(float(m.abs().max()) for m in matrices) or 1.0
-    fig, axes = fixed_figure(len(matrices), size=(3.3 * len(matrices) + 0.6, 3.6),
-                             left=0.07, right=0.9, bottom=0.14, top=0.9, wspace=0.12)
+    fig, axes = new_figure(1, len(matrices), size=(3.3 * len(matrices) + 0.6, 3.6),
+                           margins=dict(left=0.07, right=0.9, bottom=0.14, top=0.9, wspace=0.12))
     rows, width = matrices[0].shape
     inputs, targets = sorted({int(i) for i in inputs}), {int(t) for t in targets}
     for index, (ax, matrix, title) in enumerate(zip(axes, matrices, titles, strict=True)):

@@ -14,10 +14,9 @@ import math
 import ipywidgets as widgets
 import torch
 import torch.nn.functional as F
-from matplotlib.figure import Figure
 
 from .models import TinyLM
-from .plotting import DPI
+from .plotting import new_figure
 from .training import train
 from .validation import check_matrix, check_positive_int, check_token_ids
 from .widgets import PanelResult, TiePanel
@@ -292,19 +291,10 @@ def bars(ax, values, labels, *, title: str, highlight: int | None = None, fmt: s
     ax.set_xlim(low - (pad if low < 0 else 0), high + pad)
 
 
-def fixed_figure(ncols: int, *, size: tuple[float, float], **adjust):
-    """Like ``plotting.new_figure(1, ncols)`` but with a fixed layout (``subplots_adjust`` keywords):
-    rendering skips the constrained-layout solver, which halves the time of a widget redraw."""
-    fig = Figure(figsize=size, dpi=DPI)
-    axes = fig.subplots(1, ncols)
-    fig.subplots_adjust(**adjust)
-    return fig, axes
-
-
 def geometry_figure(h: torch.Tensor, W: torch.Tensor, labels, *, title: str = "token vectors and h"):
     """Arrows (the head's rows and h), the logits as bars, the softmax as bars; the top token in red."""
     scores = score_table(h, W)
-    fig, axes = fixed_figure(3, size=(10.0, 3.4), left=0.04, right=0.98, bottom=0.12, top=0.88, wspace=0.35)
+    fig, axes = new_figure(1, 3, size=(10.0, 3.4), margins=dict(left=0.04, right=0.98, bottom=0.12, top=0.88, wspace=0.35))
     arrows(axes[0], W, labels, h, highlight=(scores["top"],))
     axes[0].set_title(title, fontsize=10)
     bars(axes[1], scores["logits"], labels, title="logits = h · w_i", highlight=scores["top"])
@@ -325,7 +315,7 @@ def projection_figure(h: torch.Tensor, W: torch.Tensor, labels, *, k: int = 6):
     if scores["nearest"] not in shown:
         shown.append(scores["nearest"])
     coords, h_plane = exact_plane(h, W, scores["nearest"])
-    fig, axes = fixed_figure(2, size=(8.0, 3.6), left=0.06, right=0.98, bottom=0.12, top=0.88, wspace=0.3)
+    fig, axes = new_figure(1, 2, size=(8.0, 3.6), margins=dict(left=0.06, right=0.98, bottom=0.12, top=0.88, wspace=0.3))
     names = [labels[i] for i in shown]
     shown_coords = coords[shown]
     # h is drawn shortened to the rows' scale: only its direction matters for the ranking

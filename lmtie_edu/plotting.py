@@ -16,16 +16,18 @@ DPI = 90
 
 
 def new_figure(nrows: int = 1, ncols: int = 1, *, size: tuple[float, float] = (8.0, 3.4), layout: str | None = None,
-               **subplot_kw):
+               margins: dict | None = None, **subplot_kw):
     """Return ``(fig, axes)`` like ``plt.subplots`` but outside pyplot (nothing to close).
 
     No automatic layout by default: "constrained"/"tight" layouts draw the figure twice, which
     doubles a widget's redraw time. Fixed margins suit the lessons' figures; pass
-    ``layout="constrained"`` for a static figure with crowded labels.
+    ``layout="constrained"`` for a static figure with crowded labels, or ``margins`` (keywords of
+    ``Figure.subplots_adjust``) to place the axes yourself.
     """
     fig = Figure(figsize=size, dpi=DPI, layout=layout)
     if layout is None:
-        fig.subplots_adjust(left=0.08, right=0.97, bottom=0.15, top=0.88, wspace=0.3, hspace=0.45)
+        fig.subplots_adjust(**{"left": 0.08, "right": 0.97, "bottom": 0.15, "top": 0.88, "wspace": 0.3,
+                               "hspace": 0.45, **(margins or {})})
     return fig, fig.subplots(nrows, ncols, subplot_kw=subplot_kw or None)
 
 
