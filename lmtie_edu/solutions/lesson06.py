@@ -1,0 +1,34 @@
+"""Reference solutions, lesson 06 (does tying help?).
+
+Each function imports what it needs, so that its source runs as it is when ``make solutions`` pastes it
+into the notebook.
+"""
+
+
+def build_vocabulary(tokens, size):
+    """Word list: '<unk>', '<eos>', then the most frequent words seen at least twice (ties: alphabetical)."""
+    from collections import Counter
+
+    counts = Counter(tokens)
+    ranked = sorted((w for w in counts if counts[w] >= 2 and w not in ("<unk>", "<eos>")),
+                    key=lambda w: (-counts[w], w))
+    return ["<unk>", "<eos>"] + ranked[:size - 2]
+
+
+def perplexity_from_logits(logits, targets):
+    """exp of the mean cross-entropy (nats per token) of logits (N, V) against targets (N,)."""
+    import torch
+    import torch.nn.functional as F
+
+    return torch.exp(F.cross_entropy(logits, targets)).item()
+
+
+def cosine_neighbours(W, row, k):
+    """Ids of the k rows of W with the highest cosine similarity to W[row], W[row] itself excluded."""
+    import torch
+    import torch.nn.functional as F
+
+    unit = F.normalize(W, dim=1)
+    scores = unit @ unit[row]
+    scores[row] = -float("inf")
+    return torch.topk(scores, k).indices.tolist()
