@@ -22,7 +22,7 @@ TEST_STAMP := $(VENV)/.test-installed
 
 help:
 	@echo "make lab           install (first time) and open JupyterLab on the lessons"
-	@echo "make test          install (first time) and run unit tests, strict nbval, lint and the browser test"
+	@echo "make test          install (first time) and run lint, unit tests, strict nbval, solutions and the browser test"
 	@echo "make test-fast     unit tests only"
 	@echo "make notebooks     re-execute every notebook in place (refresh stored outputs + widget state)"
 	@echo "make solutions     build instructor notebooks with the exercise solutions in build/solutions/"
@@ -50,6 +50,7 @@ lint: $(TEST_STAMP)
 
 test: $(TEST_STAMP) lint
 	$(PY) -m pytest -q $(NBVAL) tests notebooks
+	$(MAKE) --no-print-directory solutions
 	$(MAKE) --no-print-directory test-browser
 
 test-fast: $(TEST_STAMP)

@@ -35,7 +35,9 @@ def fill_in(nb, lesson: str) -> int:
             match = STUB_NAME.search(cell.source)
             if not match:
                 raise SystemExit(f"lesson {lesson}: an exercise cell defines no function:\n{cell.source}")
-            cell.source = "# Reference solution (lmtie_edu.solutions)\n" + solution_source(lesson, match.group(1))
+            # keep what precedes the stub (e.g. an import), replace the stub itself
+            cell.source = (cell.source[:match.start()] + "# Reference solution (lmtie_edu.solutions)\n"
+                           + solution_source(lesson, match.group(1)))
             filled += 1
     return filled
 
