@@ -166,6 +166,9 @@ class TiePanel:
             self.redraw()
         except (TypeError, ValueError) as error:  # bad input typed by the learner: say so, keep the old figure
             self.status.value = f"<span style='color:#b00'>⚠ {html.escape(str(error))}</span>"
+        except Exception as error:  # noqa: BLE001 — an observer's traceback would only reach the browser console
+            self.status.value = (f"<span style='color:#b00'>⚠ redraw failed: {html.escape(type(error).__name__)}: "
+                                 f"{html.escape(str(error))}</span>")
 
     @staticmethod
     def _numbers_html(numbers: Mapping) -> str:

@@ -98,3 +98,18 @@ def test_format_number():
     assert format_number(1 / 3) == "0.3333"
     assert format_number(123456.0) == "1.235e+05"
     assert format_number(7) == "7"
+
+
+def test_unexpected_failure_in_a_redraw_is_shown_not_lost():
+    calls = []
+
+    def flaky(tie):
+        calls.append(tie)
+        if not tie:
+            raise RuntimeError("out of memory")
+        return compute(tie, 1)
+
+    panel = TiePanel(flaky)
+    panel.tie.value = False
+    assert "redraw failed: RuntimeError: out of memory" in panel.status.value
+    assert panel.result.numbers == {"height": 2}
