@@ -24,7 +24,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from .plotting import new_figure
-from .validation import check_choice, check_matrix, check_positive_int
+from .validation import check_bool, check_choice, check_matrix, check_number, check_positive_int
 from .widgets import PanelResult, TiePanel
 
 N_PIXELS = 64  # 8 × 8 images
@@ -49,8 +49,7 @@ class DigitsSplit:
 @functools.lru_cache(maxsize=4)
 def load_digits_split(test_fraction: float = 0.25, seed: int = 0) -> DigitsSplit:
     """The 1,797 bundled 8×8 digits (no download), split once into train/test, stratified by digit."""
-    if isinstance(test_fraction, bool) or not isinstance(test_fraction, (int, float)) or not 0 < test_fraction < 1:
-        raise ValueError(f"test_fraction must be a number strictly between 0 and 1; got {test_fraction!r}")
+    check_number(test_fraction, "test_fraction", minimum=0, maximum=1, strict=True)
     from sklearn.datasets import load_digits
     from sklearn.model_selection import train_test_split
 
@@ -92,13 +91,11 @@ class Autoencoder(nn.Module):
         super().__init__()
         self.n_inputs = check_positive_int(n_inputs, "n_inputs")
         self.n_hidden = check_positive_int(n_hidden, "n_hidden")
-        if not isinstance(tie, bool):
-            raise TypeError(f"tie must be True or False; got {tie!r}")
+        check_bool(tie, "tie")
         self.activation = check_choice(activation, "activation", ACTIVATIONS)
         self.output = check_choice(output, "output", OUTPUTS)
         std = glorot_std(n_inputs, n_hidden) if init_std is None else init_std
-        if isinstance(std, bool) or not isinstance(std, (int, float)) or not (math.isfinite(std) and std > 0):
-            raise ValueError(f"init_std must be a positive number or None (Glorot); got {init_std!r}")
+        check_number(std, "init_std", minimum=0, strict=True, expected="a positive number or None (Glorot)")
         generator = torch.Generator().manual_seed(check_positive_int(seed, "seed", minimum=0))
         self.encoder = nn.Linear(n_inputs, n_hidden)  # weight W: (h, d), bias b: (h,)
         self.decoder_bias = nn.Parameter(torch.zeros(n_inputs))  # c: (d,)

@@ -16,8 +16,8 @@ import torch.nn.functional as F
 
 from .models import TinyLM
 from .plotting import new_figure
-from .training import make_windows, train
-from .validation import check_positive_int, check_token_ids
+from .training import RowGradientCounter, make_windows, train
+from .validation import check_bool, check_number, check_positive_int, check_token_ids
 from .widgets import PanelResult, TiePanel
 
 BOS, EOS = 0, 1  # sentence start (only ever an input) and end (only ever a target)
@@ -40,8 +40,7 @@ class ZipfCorpus:
 def zipf_probabilities(n_words: int, exponent: float = 1.1) -> torch.Tensor:
     """p(rank k) ∝ 1 / k**exponent for k = 1..n_words (a Zipf law), as a float64 tensor summing to 1."""
     n_words = check_positive_int(n_words, "n_words")
-    if isinstance(exponent, bool) or not isinstance(exponent, (int, float)) or not 0 <= exponent <= 5:
-        raise ValueError(f"exponent must be a number in [0, 5]; got {exponent!r}")
+    check_number(exponent, "exponent", minimum=0, maximum=5)
     weights = torch.arange(1, n_words + 1, dtype=torch.float64) ** -float(exponent)
     return weights / weights.sum()
 
@@ -163,22 +162,12 @@ def count_row_gradients(model: TinyLM, corpus: ZipfCorpus, *, steps: int = 300, 
         raise TypeError(f"corpus must be a ZipfCorpus (from zipf_corpus); got {type(corpus).__name__}")
     if corpus.vocab_size != model.vocab_size:
         raise ValueError(f"the corpus has vocab_size {corpus.vocab_size} but the model has {model.vocab_size}")
-    input_counts = torch.zeros(model.vocab_size, dtype=torch.long)
-    output_counts = torch.zeros(model.vocab_size, dtype=torch.long)
-    input_norms = torch.zeros(model.vocab_size, dtype=torch.float64)
-    output_norms = torch.zeros(model.vocab_size, dtype=torch.float64)
+    counter = RowGradientCounter(model.vocab_size)
     start = model.embedding.weight.detach().clone()
-
-    def count(model, batch_inputs, batch_targets):
-        input_counts.add_((model.embedding.weight.grad != 0).any(dim=1).long())
-        output_counts.add_((model.head.weight.grad != 0).any(dim=1).long())
-        input_norms.add_(model.embedding.weight.grad.norm(dim=1).double())
-        output_norms.add_(model.head.weight.grad.norm(dim=1).double())
-
     history = train(model, corpus.inputs, corpus.targets, steps=steps, batch_size=batch_size, lr=lr, seed=seed,
-                    after_backward=count, show_progress=False)
-    return {"input_counts": input_counts, "output_counts": output_counts, "steps": steps,
-            "input_mean_norm": input_norms / steps, "output_mean_norm": output_norms / steps,
+                    after_backward=counter, show_progress=False)
+    return {"input_counts": counter.input_steps, "output_counts": counter.output_steps, "steps": steps,
+            "input_mean_norm": counter.input_norm_sum / steps, "output_mean_norm": counter.output_norm_sum / steps,
             "input_row_change": (model.embedding.weight.detach() - start).abs().amax(dim=1),
             "final_loss": history.train_loss[-1]}
 
@@ -258,8 +247,7 @@ def decomposition_figure(first: int = 2, second: int = 3, target: int = 4, tie: 
     through the head, and what the embedding matrix receives (tied: their sum; untied: lookup only)."""
     for name, value in (("first", first), ("second", second), ("target", target)):
         check_token_ids([value], PANEL_VOCAB, ranks=(1,), name=name)
-    if not isinstance(tie, bool):
-        raise TypeError(f"tie must be True or False; got {tie!r}")
+    check_bool(tie, "tie")
     parts = _cached_parts(first, second, target)
     received = parts["tied"] if tie else parts["input_part"]
     titles = ["lookup path", "head path" + ("" if tie else " = head.grad"),

@@ -22,8 +22,8 @@ from .corpus import Corpus, SimilarityBenchmark, Vocabulary, load_lee_corpus
 from .models import TinyLM, count_parameters
 from .plotting import new_figure
 from .progress import Progress
-from .training import evaluate, make_windows, train
-from .validation import check_choice, check_matrix, check_positive_int
+from .training import RowGradientCounter, evaluate, make_windows, train
+from .validation import check_bool, check_choice, check_matrix, check_number, check_positive_int
 from .widgets import PanelResult, TiePanel
 
 
@@ -137,23 +137,6 @@ class RunResult:
         return math.exp(self.val_loss)
 
 
-class RowGradientCounter:
-    """``after_backward`` hook: per row, count the steps in which each matrix got a non-zero gradient.
-
-    Only meaningful untied (tied, both paths add into one ``.grad`` and cannot be told apart).
-    """
-
-    def __init__(self, vocab_size: int):
-        self.input_steps = torch.zeros(vocab_size, dtype=torch.long)
-        self.output_steps = torch.zeros(vocab_size, dtype=torch.long)
-        self.target_counts = torch.zeros(vocab_size, dtype=torch.long)
-
-    def __call__(self, model, inputs, targets) -> None:
-        self.input_steps += (model.embedding.weight.grad != 0).any(dim=1)
-        self.output_steps += (model.head.weight.grad != 0).any(dim=1)
-        self.target_counts += torch.bincount(targets, minlength=len(self.target_counts))
-
-
 def _interval_means(values: list[float], ends: list[int]) -> list[float]:
     means, start = [], 0
     for end in ends:
@@ -166,8 +149,7 @@ def run_one(config: ExperimentConfig, *, tie: bool, articles: int, seed: int, af
             show_progress: bool | None = False) -> RunResult:
     """Train one TinyLM. Tied and untied runs with the same seed share the initial embedding, the
     initial body and the mini-batch order (TinyLM draws the same numbers either way)."""
-    if not isinstance(tie, bool):
-        raise TypeError(f"tie must be True or False; got {tie!r}")
+    check_bool(tie, "tie")
     data = lesson_data(config.vocab_size, config.context)
     inputs, targets = training_windows(data, articles, config.context)
     torch.manual_seed(seed)
@@ -319,12 +301,10 @@ def learning_curves_figure(results: ExperimentResults, *, tie: bool = True, arti
     """
     if not isinstance(results, ExperimentResults):
         raise TypeError(f"results must come from run_experiment(); got {type(results).__name__}")
-    if not isinstance(tie, bool):
-        raise TypeError(f"tie must be True or False; got {tie!r}")
+    check_bool(tie, "tie")
     articles = results.config.train_articles[-1] if articles is None else articles
     chosen = results.select(tie=tie, articles=articles)
-    fig, (ax_curves, ax_bars) = new_figure(1, 2, size=(9.0, 3.4))
-    fig.subplots_adjust(left=0.08, right=0.98, wspace=0.3)
+    fig, (ax_curves, ax_bars) = new_figure(1, 2, size=(9.0, 3.4), margins=dict(left=0.08, right=0.98, wspace=0.3))
     steps = chosen[0].curve_steps
     settings = [tie, not tie] if compare else [tie]
     for setting in settings:
@@ -554,8 +534,7 @@ def augmented_loss(logits: torch.Tensor, targets: torch.Tensor, input_embedding:
     probability over words whose *input* vectors are close to the target's; ŷ_τ = softmax(logits / τ).
     The soft target is a constant (detached): it teaches the head, not the embedding."""
     check_matrix(input_embedding, "input_embedding", shape=(logits.shape[-1], None))
-    if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) or not temperature > 0:
-        raise ValueError(f"temperature must be a number > 0; got {temperature!r}")
+    check_number(temperature, "temperature", minimum=0, strict=True)
     with torch.no_grad():
         L = input_embedding.detach()
         soft_targets = F.softmax(L[targets] @ L.T / temperature, dim=-1)
@@ -569,8 +548,7 @@ def soft_targets(input_embedding: torch.Tensor, vocabulary: Vocabulary, word: st
     check_matrix(input_embedding, "input_embedding", shape=(len(vocabulary), None))
     if word not in vocabulary:
         raise ValueError(f"{word!r} is not in the vocabulary of {len(vocabulary)} words (it would be <unk>)")
-    if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) or not temperature > 0:
-        raise ValueError(f"temperature must be a number > 0; got {temperature!r}")
+    check_number(temperature, "temperature", minimum=0, strict=True)
     L = input_embedding.detach().double()
     probabilities = F.softmax(L @ L[vocabulary.index[word]] / temperature, dim=0)
     top = torch.topk(probabilities, check_positive_int(k, "k"))
@@ -588,8 +566,7 @@ def run_augmented(config: ExperimentConfig, *, articles: int, alpha: float = 0.5
 def augmented_loss_hook(alpha: float = 0.5, temperature: float = 2.0):
     """An ``after_backward`` hook for :func:`lmtie_edu.training.train` that adds α·KL(ỹ ‖ ŷ_τ) to the
     gradient (a second backward pass accumulates into ``.grad`` before the optimiser step)."""
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not alpha >= 0:
-        raise ValueError(f"alpha must be a number >= 0; got {alpha!r}")
+    check_number(alpha, "alpha", minimum=0)
 
     def hook(model, inputs, targets):
         logits = model(inputs)

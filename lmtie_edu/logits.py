@@ -18,7 +18,7 @@ import torch.nn.functional as F
 from .models import TinyLM
 from .plotting import new_figure
 from .training import train
-from .validation import check_matrix, check_positive_int, check_token_ids
+from .validation import check_bool, check_matrix, check_number, check_positive_int, check_token_ids
 from .widgets import PanelResult, TiePanel
 
 TOY_LABELS = ("the", "cat", "dog", "sat", "ran", "mat", "on", "a")
@@ -160,8 +160,7 @@ def residual_self_win_rates(vocab_size: int, d: int, ratios, seeds=(0, 1, 2)) ->
     d = check_positive_int(d, "d")
     table = {}
     for ratio in ratios:
-        if isinstance(ratio, bool) or not isinstance(ratio, (int, float)) or not ratio >= 0:
-            raise ValueError(f"each ratio must be a number >= 0; got {ratio!r}")
+        check_number(ratio, "each ratio", minimum=0)
         rates = []
         for seed in seeds:
             generator = torch.Generator().manual_seed(seed)
@@ -332,8 +331,7 @@ def projection_figure(h: torch.Tensor, W: torch.Tensor, labels, *, k: int = 6):
 def logits_figure(angle: int = 50, length: float = 1.3, tie: bool = True) -> PanelResult:
     """The lesson 02 panel: the head's rows (W_emb when tied, an independent W_out when not), h, bars."""
     labels, embedding, head = toy_vocabulary()
-    if not isinstance(tie, bool):
-        raise TypeError(f"tie must be True or False; got {tie!r}")
+    check_bool(tie, "tie")
     h = hidden_from_polar(angle, length)
     W = embedding if tie else head
     fig, scores = geometry_figure(h, W, labels, title="head rows = W_emb (tied)" if tie else "head rows = W_out (untied)")

@@ -9,8 +9,6 @@ pure arithmetic and figures, and imports nothing heavy.
 
 from __future__ import annotations
 
-import math
-import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -18,7 +16,7 @@ import ipywidgets as widgets
 import numpy as np
 
 from .plotting import new_figure
-from .validation import check_choice, check_positive_int
+from .validation import check_bool, check_choice, check_number, check_positive_int
 from .widgets import PanelResult, TiePanel
 
 BYTES_PER_ELEMENT = {"fp32": 4, "bf16": 2}
@@ -126,8 +124,7 @@ def gpt_parameter_breakdown(vocab_size: int, d_model: int, n_layers: int, *, d_f
     L = check_positive_int(n_layers, "n_layers")
     d_ff = 4 * d if d_ff is None else check_positive_int(d_ff, "d_ff")
     P = check_positive_int(n_positions, "n_positions", minimum=0)
-    if not isinstance(tie, bool):
-        raise TypeError(f"tie must be True or False; got {tie!r}")
+    check_bool(tie, "tie")
     return {
         "token embedding": V * d,
         "position embedding": P * d,
@@ -148,9 +145,7 @@ def gpt_parameter_count(vocab_size: int, d_model: int, n_layers: int, *, d_ff: i
 def d_ff_from_ratio(d_model: int, mlp_ratio: float) -> int:
     """MLP width ``round(mlp_ratio · d)`` (GPT-2 uses 4); the ratio must be a positive number."""
     d = check_positive_int(d_model, "d_model")
-    if isinstance(mlp_ratio, bool) or not isinstance(mlp_ratio, numbers.Real) or not math.isfinite(mlp_ratio) \
-            or mlp_ratio <= 0:
-        raise ValueError(f"mlp_ratio must be a positive number (GPT-2 uses 4); got {mlp_ratio!r}")
+    check_number(mlp_ratio, "mlp_ratio", minimum=0, strict=True, expected="a positive number (GPT-2 uses 4)")
     return max(1, round(mlp_ratio * d))
 
 
@@ -271,8 +266,7 @@ def breakdown_figure(tie: bool = True, vocab_size: int = 50_257, d_model: int = 
     tied_parts, untied_parts = (parts, other) if tie else (other, parts)
     tied_total, untied_total = sum(tied_parts.values()), sum(untied_parts.values())
     saving = tying_saving(vocab_size, d_model)
-    fig, (left, right) = new_figure(1, 2, size=(9.0, 3.4))
-    fig.subplots_adjust(left=0.19, right=0.97, wspace=0.32)  # fixed margins: a redraw lays out once
+    fig, (left, right) = new_figure(1, 2, size=(9.0, 3.4), margins=dict(left=0.19, right=0.97, wspace=0.32))
     names = list(parts)
     left.barh(names, [parts[n] / 1e6 for n in names], color=[PART_COLOURS[n] for n in names])
     left.invert_yaxis()

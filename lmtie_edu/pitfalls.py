@@ -25,7 +25,7 @@ from .models import TinyLM
 from .plotting import new_figure
 from .training import make_windows
 from .tying import shares_parameter, shares_storage, tie, untie
-from .validation import check_choice, check_positive_int
+from .validation import check_bool, check_choice, check_number, check_positive_int
 from .widgets import PanelResult, TiePanel
 
 METHODS = ("share", "copy", "new Parameter after optimiser")
@@ -53,8 +53,7 @@ def build_with_method(method: str, *, tie_weights: bool = True, vocab_size: int 
     ``tie_weights=False`` ignores ``method``: two independently initialised matrices (the baseline).
     """
     check_choice(method, "method", METHODS)
-    if not isinstance(tie_weights, bool):
-        raise TypeError(f"tie_weights must be True or False; got {tie_weights!r}")
+    check_bool(tie_weights, "tie_weights")
     torch.manual_seed(seed)
     model = TinyLM(vocab_size, d_model, tie=tie_weights and method == "share")
     if tie_weights and method == "copy":
@@ -119,8 +118,7 @@ def _cached_track(method: str, tie_weights: bool, steps: int) -> dict:
 def tying_method_figure(tie: bool = True, method: str = "share", steps: int = 10) -> PanelResult:
     """The lesson 07 panel: tracked entries of E (solid) and H (dashed) over optimiser steps, and max |E − H|."""
     check_choice(method, "method", METHODS)
-    if not isinstance(tie, bool):
-        raise TypeError(f"tie must be True or False; got {tie!r}")
+    check_bool(tie, "tie")
     steps = check_positive_int(steps, "steps")
     out = _cached_track(method, tie, steps)
     label = method if tie else "tie off: two independent matrices"
@@ -279,8 +277,7 @@ def decay_groups(model: nn.Module, weight_decay: float = 0.1) -> list[dict]:
     biases or norms. ``model.parameters()`` yields a tied matrix once, so it lands in one group."""
     if not isinstance(model, nn.Module):
         raise TypeError(f"model must be an nn.Module; got {type(model).__name__}")
-    if isinstance(weight_decay, bool) or not isinstance(weight_decay, (int, float)) or weight_decay < 0:
-        raise ValueError(f"weight_decay must be a number >= 0; got {weight_decay!r}")
+    check_number(weight_decay, "weight_decay", minimum=0)
     params = [p for p in model.parameters() if p.requires_grad]
     return [{"params": [p for p in params if p.dim() >= 2], "weight_decay": float(weight_decay)},
             {"params": [p for p in params if p.dim() < 2], "weight_decay": 0.0}]
@@ -318,8 +315,7 @@ def tiny_gpt2(*, vocab_size: int = 64, tie: bool = True, seed: int = 0):
     from transformers import GPT2Config, GPT2LMHeadModel
 
     vocab_size = check_positive_int(vocab_size, "vocab_size", minimum=2)
-    if not isinstance(tie, bool):
-        raise TypeError(f"tie must be True or False; got {tie!r}")
+    check_bool(tie, "tie")
     config = GPT2Config(vocab_size=vocab_size, n_positions=32, n_embd=16, n_layer=1, n_head=2,
                         bos_token_id=vocab_size - 1, eos_token_id=vocab_size - 1, tie_word_embeddings=tie)
     torch.manual_seed(seed)

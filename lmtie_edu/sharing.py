@@ -18,7 +18,7 @@ import torch
 from torch import nn
 
 from .tying import shares_parameter, tie
-from .validation import check_choice, check_positive_int, check_token_ids
+from .validation import check_bool, check_choice, check_positive_int, check_token_ids
 
 SHARING = ("three-way", "inputs only", "none")
 
@@ -92,8 +92,7 @@ class SharedBlockStack(nn.Module):
 
     def __init__(self, vocab_size: int, d_model: int, num_layers: int, *, share: bool = True):
         super().__init__()
-        if not isinstance(share, bool):
-            raise TypeError(f"share must be True or False; got {share!r}")
+        check_bool(share, "share")
         self.vocab_size = check_positive_int(vocab_size, "vocab_size")
         d_model = check_positive_int(d_model, "d_model")
         num_layers = check_positive_int(num_layers, "num_layers")
@@ -119,8 +118,7 @@ def tiny_t5(*, tie_word_embeddings: bool = True, seed: int = 0):
     v1.1 / Flan-T5 / mT5 configs are written."""
     from transformers import T5Config, T5ForConditionalGeneration
 
-    if not isinstance(tie_word_embeddings, bool):
-        raise TypeError(f"tie_word_embeddings must be True or False; got {tie_word_embeddings!r}")
+    check_bool(tie_word_embeddings, "tie_word_embeddings")
     config = T5Config(vocab_size=64, d_model=16, d_kv=8, d_ff=32, num_layers=1, num_heads=2,
                       decoder_start_token_id=0, pad_token_id=0, eos_token_id=1,
                       tie_word_embeddings=tie_word_embeddings)

@@ -33,6 +33,31 @@ class History:
     val_loss: list[float] = field(default_factory=list)
 
 
+class RowGradientCounter:
+    """An ``after_backward`` hook for :func:`train`: which rows of the embedding and of the head got gradient.
+
+    Per row (token id) it counts the steps with a non-zero gradient and sums the gradient norms,
+    for the input matrix (``embedding.weight``) and the output matrix (``head.weight``), and counts
+    how often each token was a target in a batch. For a tied model both matrices are one, so the
+    two counts are equal (the paths cannot be told apart in one ``.grad``).
+    """
+
+    def __init__(self, vocab_size: int):
+        vocab_size = check_positive_int(vocab_size, "vocab_size")
+        self.input_steps = torch.zeros(vocab_size, dtype=torch.long)
+        self.output_steps = torch.zeros(vocab_size, dtype=torch.long)
+        self.input_norm_sum = torch.zeros(vocab_size, dtype=torch.float64)
+        self.output_norm_sum = torch.zeros(vocab_size, dtype=torch.float64)
+        self.target_counts = torch.zeros(vocab_size, dtype=torch.long)
+
+    def __call__(self, model: nn.Module, inputs: torch.Tensor, targets: torch.Tensor) -> None:
+        for grad, steps, norms in ((model.embedding.weight.grad, self.input_steps, self.input_norm_sum),
+                                   (model.head.weight.grad, self.output_steps, self.output_norm_sum)):
+            steps += (grad != 0).any(dim=1)
+            norms += grad.norm(dim=1).double()
+        self.target_counts += torch.bincount(targets, minlength=len(self.target_counts))
+
+
 @torch.no_grad()
 def evaluate(model: nn.Module, inputs: torch.Tensor, targets: torch.Tensor, batch_size: int = 4096) -> float:
     """Mean cross-entropy (nats per token) of ``model`` on a whole set."""

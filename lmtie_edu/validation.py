@@ -6,6 +6,7 @@ and what was received, so a learner never has to decode a traceback from deep in
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -109,3 +110,39 @@ def check_choice(value, name: str, options) -> object:
     if value not in options:
         raise ValueError(f"{name} must be one of {list(options)}; got {value!r}")
     return value
+
+
+def check_bool(value, name: str) -> bool:
+    """Raise ``TypeError`` unless ``value`` is exactly True or False (1, 0 and "yes" are not switches)."""
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be True or False; got {value!r}")
+    return value
+
+
+def check_number(value, name: str, *, minimum: float | None = None, maximum: float | None = None,
+                 strict: bool = False, expected: str | None = None) -> float:
+    """Return ``value`` as a float if it is a finite real number within the bounds; raise ``ValueError``.
+
+    ``strict`` excludes the bounds themselves. ``expected`` replaces the generated description of
+    what is allowed (e.g. "a positive number (GPT-2 uses 4)"). Booleans are rejected: ``True`` is
+    an int to Python, but never a sensible temperature or weight decay.
+    """
+    if expected is None:
+        below, above = (">", "<") if strict else (">=", "<=")
+        if minimum is not None and maximum is not None:
+            expected = (f"a number strictly between {minimum} and {maximum}" if strict
+                        else f"a number in [{minimum}, {maximum}]")
+        elif minimum is not None:
+            expected = f"a number {below} {minimum}"
+        elif maximum is not None:
+            expected = f"a number {above} {maximum}"
+        else:
+            expected = "a finite number"
+    ok = isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value)
+    if ok and minimum is not None:
+        ok = value > minimum if strict else value >= minimum
+    if ok and maximum is not None:
+        ok = value < maximum if strict else value <= maximum
+    if not ok:
+        raise ValueError(f"{name} must be {expected}; got {value!r}")
+    return float(value)

@@ -29,6 +29,7 @@ import ipywidgets as widgets
 from matplotlib.figure import Figure
 
 from .plotting import figure_to_png
+from .validation import check_bool
 
 
 @dataclass
@@ -71,8 +72,7 @@ def check_control_value(name: str, control, value):
     slider that stops at 256 should be told, not handed a different model.
     """
     if isinstance(control, (widgets.Checkbox, widgets.ToggleButton)):
-        if not isinstance(value, bool):
-            raise TypeError(f"{name} must be True or False; got {value!r}")
+        check_bool(value, name)
         return
     if isinstance(control, (widgets.IntSlider, widgets.IntText, widgets.BoundedIntText)):
         if isinstance(value, bool) or not isinstance(value, int):

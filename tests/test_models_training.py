@@ -4,7 +4,7 @@ import pytest
 import torch
 
 from lmtie_edu.models import TinyLM, count_parameters
-from lmtie_edu.training import evaluate, make_windows, train
+from lmtie_edu.training import RowGradientCounter, evaluate, make_windows, train
 
 
 def test_tied_model_has_one_matrix_fewer():
@@ -64,3 +64,23 @@ def test_after_backward_sees_gradients():
     train(TinyLM(4, 4), inputs, targets, steps=3,
           after_backward=lambda model, x, y: seen.append(model.embedding.weight.grad is not None))
     assert seen == [True, True, True]
+
+
+def test_row_gradient_counter_untied_vs_tied():
+    inputs, targets = torch.tensor([[0, 1], [1, 2]]), torch.tensor([2, 3])
+    counts = {}
+    for tie in (False, True):
+        torch.manual_seed(0)
+        counter = RowGradientCounter(6)
+        train(TinyLM(6, 4, tie=tie), inputs, targets, steps=5, batch_size=2, after_backward=counter)
+        counts[tie] = counter
+    untied, tied = counts[False], counts[True]
+    # untied: only tokens that appear in an input get input-row gradient; every head row gets one each step
+    assert untied.input_steps[3:].tolist() == [0, 0, 0] and (untied.input_steps[:3] > 0).all()
+    assert untied.output_steps.tolist() == [5] * 6
+    # tied: one matrix, every row every step, and the two counts coincide
+    assert tied.input_steps.tolist() == tied.output_steps.tolist() == [5] * 6
+    assert untied.target_counts.sum() == 10 and untied.target_counts[:2].tolist() == [0, 0]
+    assert torch.equal(tied.input_norm_sum, tied.output_norm_sum) and (untied.input_norm_sum[3:] == 0).all()
+    with pytest.raises(ValueError, match="vocab_size"):
+        RowGradientCounter(0)

@@ -7,8 +7,10 @@ from torch import nn
 
 from lmtie_edu.tying import shares_parameter, shares_storage, tie, untie
 from lmtie_edu.validation import (
+    check_bool,
     check_choice,
     check_matrix,
+    check_number,
     check_positive_int,
     check_tie_shapes,
     check_token_ids,
@@ -111,3 +113,30 @@ def test_data_alias_shares_storage_but_is_not_a_tie():
 def test_check_choice():
     with pytest.raises(ValueError, match=r"one of \['relu', 'tanh'\]; got 'gelu'"):
         check_choice("gelu", "activation", ["relu", "tanh"])
+
+
+def test_check_bool():
+    assert check_bool(False, "tie") is False
+    for value in (1, 0, "yes", None):
+        with pytest.raises(TypeError, match=rf"tie must be True or False; got {value!r}"):
+            check_bool(value, "tie")
+
+
+@pytest.mark.parametrize("value, bounds, text", [
+    (-0.1, {"minimum": 0}, r"alpha must be a number >= 0; got -0.1"),
+    (0, {"minimum": 0, "strict": True}, r"alpha must be a number > 0; got 0"),
+    (5.5, {"minimum": 0, "maximum": 5}, r"alpha must be a number in \[0, 5\]; got 5.5"),
+    (1, {"minimum": 0, "maximum": 1, "strict": True}, "strictly between 0 and 1; got 1"),
+    (True, {"minimum": 0}, "got True"),
+    ("2", {}, "must be a finite number; got '2'"),
+    (float("nan"), {}, "got nan"),
+    (-1, {"minimum": 0, "strict": True, "expected": "a positive number (a rate)"}, r"a positive number \(a rate\)"),
+])
+def test_check_number_rejects(value, bounds, text):
+    with pytest.raises(ValueError, match=text):
+        check_number(value, "alpha", **bounds)
+
+
+def test_check_number_accepts_ints_floats_and_numpy():
+    assert check_number(3, "x", minimum=0) == 3.0
+    assert check_number(np.float32(0.5), "x", minimum=0, maximum=1, strict=True) == 0.5
