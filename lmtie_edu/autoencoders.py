@@ -23,6 +23,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from .models import count_parameters  # parameters() yields the tied W once
 from .plotting import new_figure
 from .validation import check_bool, check_choice, check_matrix, check_number, check_positive_int
 from .widgets import PanelResult, TiePanel
@@ -129,11 +130,6 @@ class Autoencoder(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.decode(self.encode(x))
-
-
-def count_parameters(model: nn.Module) -> int:
-    """Parameters as ``model.parameters()`` yields them (the tied W counts once)."""
-    return sum(p.numel() for p in model.parameters())
 
 
 def parameter_table(n_inputs: int = N_PIXELS, n_hidden: int = 16) -> dict:

@@ -201,13 +201,10 @@ def scale_table(d_values) -> list[dict]:
 
 def sinusoidal_position(position: int, d: int) -> torch.Tensor:
     """The sinusoidal position encoding of Vaswani et al. (2017, §3.5) for one position, shape (d,)."""
-    d = check_positive_int(d, "d", minimum=2)
-    if d % 2:
-        raise ValueError(f"d must be even for sin/cos pairs; got {d}")
+    from .sharing import sinusoidal_positions  # one implementation, shared with lesson 07's encoder–decoder
+
     position = check_positive_int(position, "position", minimum=0)
-    frequencies = 10000 ** (-torch.arange(0, d, 2, dtype=torch.float64) / d)
-    angles = position * frequencies
-    return torch.stack([angles.sin(), angles.cos()], dim=1).flatten().float()
+    return sinusoidal_positions(position + 1, d)[position]
 
 
 # -- a small trained pair -----------------------------------------------------------------------------
