@@ -7,40 +7,66 @@ PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8888
-# Notebooks are re-executed in a fresh kernel of this venv; matplotlib's cache goes inside it.
-export MPLCONFIGDIR := $(abspath $(VENV))/mplconfig
+JOBS   ?= 2
+# The exact pins need Python 3.11 (numpy 2.4); gensim 4.4.0 has wheels up to 3.13.
+SUPPORTED_PYTHON := 3.11–3.13
+PY_OK := import sys; sys.exit(not (3, 11) <= sys.version_info[:2] <= (3, 13))
+# Matplotlib's cache lives in build/ (writable even when .venv is not) and is filled at install time,
+# so no lesson prints "building the font cache" on its first run.
+export MPLCONFIGDIR := $(abspath build/matplotlib)
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
 # Strict nbval: every output of every cell is compared unless the cell is tagged
-# nbval-ignore-output; the kernel is the venv's own interpreter; no cell may run past 120 s.
-NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout 120
+# nbval-ignore-output; the kernel is the venv's own interpreter; no cell may run past 120 s (a hang guard).
+NBVAL    := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout 120
+# Notebooks run single-threaded: execute JOBS of them at once, each notebook's cells on one worker.
+PARALLEL := -n $(JOBS) --dist loadscope
+# Another CPU, imitated on this one: torch's portable kernels and MKL limited to AVX2. An output that
+# depends on the instruction set fails here before it fails on a course's runner.
+OTHER_CPU := ATEN_CPU_CAPABILITY=default MKL_ENABLE_INSTRUCTIONS=AVX2
 
 LAB_STAMP  := $(VENV)/.lab-installed
 TEST_STAMP := $(VENV)/.test-installed
 
-.PHONY: lab test test-fast test-browser lint notebooks solutions bench clean-venv help
+.PHONY: lab test test-lessons test-fast test-browser lint notebooks solutions bench clean-venv help python-check
 
 help:
 	@echo "make lab           install (first time) and open JupyterLab on the lessons"
-	@echo "make test          install (first time) and run lint, unit tests, strict nbval, solutions and the browser test"
+	@echo "make test          install (first time) and run lint, unit tests, strict nbval (this CPU and"
+	@echo "                   another CPU's kernels, with the solutions filled in) and the browser test"
 	@echo "make test-fast     unit tests only"
 	@echo "make notebooks     re-execute every notebook in place (refresh stored outputs + widget state)"
 	@echo "make solutions     build instructor notebooks with the exercise solutions in build/solutions/"
 	@echo "make bench         time notebooks and widget redraws against their budgets"
 
-$(PY):
+# Refuse an unsupported Python in one line, before pip fails with an unexplained ResolutionImpossible,
+# and refuse a .venv that an unsupported Python made earlier.
+python-check:
+	@if [ -x $(PY) ]; then \
+		$(PY) -c "$(PY_OK)" || { echo "$(VENV) was made by $$($(PY) --version 2>&1); lmtie_edu needs Python $(SUPPORTED_PYTHON): run 'make clean-venv', then again with PYTHON=python3.12 (or 3.11/3.13)"; exit 1; }; \
+	else \
+		$(PYTHON) -c "$(PY_OK)" 2>/dev/null || { echo "lmtie_edu needs Python $(SUPPORTED_PYTHON); '$(PYTHON)' is $$($(PYTHON) --version 2>/dev/null || echo 'not found'): run again with PYTHON=python3.12 (or 3.11/3.13)"; exit 1; }; \
+	fi
+
+$(PY): | python-check
 	$(PYTHON) -m venv $(VENV)
 
-$(LAB_STAMP): requirements.txt constraints.txt pyproject.toml | $(PY)
+$(LAB_STAMP): requirements.txt constraints.txt pyproject.toml | $(PY) python-check
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
 	touch $@
 
-$(TEST_STAMP): $(LAB_STAMP) requirements-test.txt
+$(TEST_STAMP): $(LAB_STAMP) requirements-test.txt | python-check
 	$(PY) -m pip install --quiet -r requirements-test.txt
 	touch $@
 
-lab: $(LAB_STAMP)
+# Matplotlib builds its font cache on first use and says so on stderr: do it here, not in a lesson.
+MPL_READY := build/matplotlib/.ready
+$(MPL_READY): $(LAB_STAMP)
+	@mkdir -p $(dir $@)
+	$(PY) -c "import matplotlib.pyplot" && touch $@
+
+lab: $(LAB_STAMP) $(MPL_READY)
 	@echo "Starting JupyterLab; open the URL with the token printed below."
 	$(VENV)/bin/jupyter lab --notebook-dir=notebooks --port=$(PORT) --no-browser --ServerApp.port_retries=50 \
 		$(if $(filter 0,$(shell id -u)),--allow-root,)
@@ -48,13 +74,20 @@ lab: $(LAB_STAMP)
 lint: $(TEST_STAMP)
 	$(VENV)/bin/ruff check lmtie_edu tests tools notebooks
 
-test: $(TEST_STAMP) lint
-	$(PY) -m pytest -q $(NBVAL) tests notebooks
-	$(MAKE) --no-print-directory solutions
+# The whole suite: the lesson suite, timed (see README for the measured time).
+test: $(TEST_STAMP)
+	@start=$$(date +%s); \
+	$(MAKE) --no-print-directory test-lessons || exit 1; \
+	echo "lesson suite (lint, unit, nbval on two CPUs, solutions, browser): $$(( $$(date +%s) - start )) s"
+
+test-lessons: lint $(MPL_READY)
+	$(PY) -m pytest -q $(PARALLEL) $(NBVAL) tests notebooks
+	$(PY) tools/make_solutions.py --for-nbval build/solutions-check
+	env $(OTHER_CPU) $(PY) -m pytest -q $(PARALLEL) $(NBVAL) build/solutions-check
 	$(MAKE) --no-print-directory test-browser
 
 test-fast: $(TEST_STAMP)
-	$(PY) -m pytest -q tests
+	$(PY) -m pytest -q $(PARALLEL) tests
 
 # The browser test drives JupyterLab in Debian's Chromium (tests/browser). Without a Chromium it skips
 # with a loud reason, or fails when LMTIE_REQUIRE_BROWSER is set (.ci/run sets it and installs Chromium
@@ -62,11 +95,11 @@ test-fast: $(TEST_STAMP)
 test-browser: $(TEST_STAMP)
 	$(PY) -m pytest -q -rs -m browser tests/browser
 
-notebooks: $(TEST_STAMP)
+notebooks: $(TEST_STAMP) $(MPL_READY)
 	$(PY) tools/execute_notebooks.py notebooks/[0-9]*.ipynb
 
-solutions: $(TEST_STAMP)
-	$(PY) tools/make_solutions.py
+solutions: $(TEST_STAMP) $(MPL_READY)
+	$(PY) tools/make_solutions.py --jobs $(JOBS)
 
 bench: $(TEST_STAMP)
 	$(PY) -m lmtie_edu.bench

@@ -3,7 +3,7 @@
 Measures, on this machine:
 - each notebook's headless execution time (a fresh kernel per notebook, like nbval) and the
   kernel's peak memory — budget 20 s, or ``metadata.lmtie_edu.budget_seconds`` of the notebook;
-- every interactive operation a lesson module declares in ``benchmarks()`` (median of ≥ 20 runs),
+- every interactive operation in ``registry()`` below (median of ≥ 5 runs, 21 for a redraw),
   e.g. a redraw-only *tie weights* toggle — budget 150 ms.
 
 Prints a table and writes ``build/bench.json``. Exits 1 if a budget is missed.
@@ -16,7 +16,6 @@ import argparse
 import importlib
 import json
 import os
-import pkgutil
 import resource
 import statistics
 import subprocess
@@ -63,15 +62,58 @@ def toggle_benchmark(name: str, make_panel: Callable, *, control: str = "tie",
     return Benchmark(name, flip, budget_seconds, repeats, setup=setup)
 
 
-def _modules_with_benchmarks():
-    import lmtie_edu
+def _factory(target: str) -> Callable:
+    """``"module:function"`` → a callable that imports the module only when called."""
+    module_name, function_name = target.split(":")
 
-    for info in pkgutil.iter_modules(lmtie_edu.__path__):
-        if info.name in {"bench"} or info.ispkg:
-            continue
-        module = importlib.import_module(f"lmtie_edu.{info.name}")
-        if hasattr(module, "benchmarks"):
-            yield module
+    def make(*args, **kwargs):
+        return getattr(importlib.import_module(module_name), function_name)(*args, **kwargs)
+
+    return make
+
+
+def _lesson06_panel():
+    """Lesson 06's panel on a small cached grid: the same figure and curve points, cheap to train."""
+    from lmtie_edu import lm_experiments as lx
+
+    small = lx.ExperimentConfig(vocab_size=500, steps=50, eval_every=10, seeds=(0, 1), train_articles=(75, 300),
+                                train_eval_windows=256)
+    return lx.tying_panel(lx.run_experiment(small, show_progress=False))
+
+
+def _meta_build_benchmark() -> Benchmark:
+    """Build Llama-2-70B on the meta device (budget 1 s) and report the extra memory (budget 100 MiB)."""
+    from lmtie_edu import architectures
+
+    name, bench = "Llama-2-70B", Benchmark("04 build Llama-2-70B on meta (d=8192, L=80)", lambda: None, 1.0, 5)
+
+    def setup() -> None:  # imports, one untimed build and the memory probe in its own process
+        total = sum(p.numel() for p in architectures.build_uncached(name).parameters())
+        memory = architectures.build_memory(name)
+        bench.extra.update(extra_mib=memory["extra_mib"], python_peak_mib=memory["python_peak_mib"],
+                           mib_budget=100, mib_ok=memory["extra_mib"] <= 100,
+                           real_fp32_gib=round(4 * total / architectures.GIB, 1))
+
+    bench.run = lambda: architectures.build_uncached(name)  # uncached: every repeat really builds
+    bench.setup = setup
+    return bench
+
+
+# Every interactive operation a learner waits for, one line each. The lessons' modules know nothing of
+# timing: a panel is named here as "module:factory" and imported only when its benchmark is selected.
+def registry() -> list[Benchmark]:
+    return [
+        toggle_benchmark("01 lookup panel: tie toggle", _factory("lmtie_edu.embedding:lookup_panel")),
+        toggle_benchmark("02 logits panel: tie toggle", _factory("lmtie_edu.logits_figures:logits_panel")),
+        toggle_benchmark("03 gradient panel: tie toggle", _factory("lmtie_edu.gradient_figures:decomposition_panel")),
+        toggle_benchmark("04 breakdown panel: tie toggle", _factory("lmtie_edu.param_counts:breakdown_panel")),
+        _meta_build_benchmark(),
+        # a tie toggle retrains 3 seeds from scratch (there is no cache to hit)
+        toggle_benchmark("05 autoencoder panel: tie toggle (full retrain, 3 seeds)",
+                         _factory("lmtie_edu.autoencoder_figures:autoencoder_panel"), budget_seconds=1.5, repeats=5),
+        toggle_benchmark("06 tying panel: tie toggle (cached curves)", _lesson06_panel),
+        toggle_benchmark("07 tying-method panel: tie toggle", _factory("lmtie_edu.pitfall_figures:tying_method_panel")),
+    ]
 
 
 def measure(bench: Benchmark) -> dict:
@@ -93,8 +135,7 @@ def measure(bench: Benchmark) -> dict:
 
 
 def run_operation_benchmarks(only: str | None) -> list[dict]:
-    return [measure(bench) for module in _modules_with_benchmarks() for bench in module.benchmarks()
-            if not only or only in bench.name]
+    return [measure(bench) for bench in registry() if not only or only in bench.name]
 
 
 def execute_notebook(path: Path) -> dict:

@@ -12,6 +12,8 @@ import io
 import numpy as np
 from matplotlib.figure import Figure
 
+from .validation import check_number, check_positive_int
+
 DPI = 90
 
 
@@ -24,6 +26,11 @@ def new_figure(nrows: int = 1, ncols: int = 1, *, size: tuple[float, float] = (8
     ``layout="constrained"`` for a static figure with crowded labels, or ``margins`` (keywords of
     ``Figure.subplots_adjust``) to place the axes yourself.
     """
+    nrows, ncols = check_positive_int(nrows, "nrows"), check_positive_int(ncols, "ncols")
+    if not (isinstance(size, tuple | list) and len(size) == 2):
+        raise TypeError(f"size must be (width, height) in inches, e.g. (8.0, 3.4); got {size!r}")
+    size = tuple(check_number(v, "size", minimum=0.5, maximum=40, expected="a width/height in inches from 0.5 to 40")
+                 for v in size)
     fig = Figure(figsize=size, dpi=DPI, layout=layout)
     if layout is None:
         fig.subplots_adjust(**{"left": 0.08, "right": 0.97, "bottom": 0.15, "top": 0.88, "wspace": 0.3,
@@ -51,14 +58,25 @@ def heatmap(ax, matrix, *, title: str = "", xlabel: str = "", ylabel: str = "", 
 
     ``symmetric`` centres the colour scale on zero (for weights and gradients).
     """
-    values = np.asarray(matrix.detach().cpu() if hasattr(matrix, "detach") else matrix, dtype=float)
+    if getattr(matrix, "is_meta", False):
+        raise ValueError("matrix is a meta tensor (a shape without values): there is nothing to draw")
+    try:
+        values = np.asarray(matrix.detach().cpu() if hasattr(matrix, "detach") else matrix, dtype=float)
+    except (TypeError, ValueError) as error:
+        raise TypeError(f"matrix must be a 2-D tensor or array of numbers; got {type(matrix).__name__}") from error
+    if values.ndim != 2 or values.size == 0:
+        raise ValueError(f"matrix must be 2-D with at least one row and column; got shape {values.shape}")
+    rows = sorted(set(int(r) for r in highlight_rows))
+    if rows and not 0 <= rows[0] <= rows[-1] < values.shape[0]:
+        raise ValueError(f"highlight_rows must lie in [0, {values.shape[0] - 1}]; got {rows}")
+    finite = values[np.isfinite(values)]  # NaN/inf cells are drawn blank, not allowed to wreck the scale
     if symmetric:
-        limit = float(np.abs(values).max()) or 1.0
+        limit = float(np.abs(finite).max(initial=0.0)) or 1.0
         image = ax.imshow(values, cmap=cmap or "RdBu_r", vmin=-limit, vmax=limit, aspect="auto",
                           interpolation="nearest")
     else:
         image = ax.imshow(values, cmap=cmap or "viridis", aspect="auto", interpolation="nearest")
-    for row in sorted(set(int(r) for r in highlight_rows)):
+    for row in rows:
         ax.add_patch(_row_outline(row, values.shape[1]))
     ax.set_title(title, fontsize=10)
     ax.set_xlabel(xlabel)

@@ -23,8 +23,15 @@ class Progress:
     """``for step in Progress(range(n), "training")`` — call ``.note("loss 2.31")`` to update the label."""
 
     def __init__(self, iterable: Iterable, description: str = "", total: int | None = None, show: bool | None = None):
+        if total is None:
+            if not hasattr(iterable, "__len__"):
+                raise TypeError(f"Progress needs total=... for an iterable without a length "
+                                f"({type(iterable).__name__}); e.g. Progress(items, 'training', total=steps)")
+            total = len(iterable)
+        if isinstance(total, bool) or not isinstance(total, int) or total < 0:
+            raise ValueError(f"total must be a whole number of steps >= 0; got {total!r}")
         self.iterable = iterable
-        self.total = total if total is not None else len(iterable)  # type: ignore[arg-type]
+        self.total = total
         self.show = in_kernel() if show is None else show
         self.bar = self.label = None
         if self.show:

@@ -39,7 +39,9 @@ def check_token_ids(ids, vocab_size: int, *, ranks: tuple[int, ...] = (1, 2), na
     vocab_size = check_positive_int(vocab_size, "vocab_size")
     if not isinstance(ids, torch.Tensor):
         try:
-            ids = torch.as_tensor(np.asarray(ids))
+            array = np.asarray(ids)
+            # an empty list has no dtype of its own (NumPy says float64): it is an empty batch of ids
+            ids = torch.as_tensor(array) if array.size else torch.empty(array.shape, dtype=torch.long)
         except (TypeError, ValueError) as exc:
             raise TypeError(f"{name} must be integers (a list, array or LongTensor); got {ids!r}") from exc
     if ids.dtype == torch.bool or ids.is_floating_point() or ids.is_complex():
@@ -75,6 +77,13 @@ def check_matrix(matrix, name: str, *, shape: tuple[int | None, int | None] | No
         raise ValueError(f"{name} must be a 2-D matrix (rows, cols); got shape {_describe_shape(matrix.shape)}")
     if not matrix.is_floating_point():
         raise TypeError(f"{name} must hold floating-point values; got dtype {matrix.dtype}")
+    if matrix.is_meta:
+        raise ValueError(f"{name} is a meta tensor (a shape without values); build it on the CPU to compute with it")
+    if matrix.numel() == 0:
+        raise ValueError(f"{name} must have at least one row and one column; got shape {_describe_shape(matrix.shape)}")
+    if not bool(torch.isfinite(matrix).all()):
+        bad = "NaN" if bool(torch.isnan(matrix).any()) else "inf"
+        raise ValueError(f"{name} must hold finite numbers; it contains {bad} (did a training run diverge?)")
     if shape is not None:
         for axis, (want, got) in enumerate(zip(shape, matrix.shape, strict=True)):
             if want is not None and want != got:
@@ -91,6 +100,9 @@ def check_tie_shapes(embedding_weight: torch.Tensor, head_weight: torch.Tensor) 
     ``nn.Linear(d, V)`` stores its weight as (V, d) — the same layout as ``nn.Embedding(V, d)`` —
     which is why the tie is a plain assignment.
     """
+    for name, weight in (("embedding weight", embedding_weight), ("head weight", head_weight)):
+        if not isinstance(weight, torch.Tensor):
+            raise TypeError(f"the {name} must be a tensor (an nn.Parameter); got {type(weight).__name__}")
     emb, head = tuple(embedding_weight.shape), tuple(head_weight.shape)
     if emb == head:
         return

@@ -40,13 +40,22 @@ class PanelResult:
     numbers: dict = field(default_factory=dict)
 
 
-def format_number(value) -> str:
-    """Round floats to 4 significant decimals so printed results are stable across machines."""
+def format_number(value, digits: int = 4) -> str:
+    """A float with ``digits`` significant digits (fixed-point from 0.001 up to 10**digits).
+
+    A float32 result differs in its last bits from one CPU to another (other kernels, other
+    summation orders); four significant digits stay the same, so a printed report is reproducible.
+    """
     if isinstance(value, bool) or not isinstance(value, float):
         return str(value)
-    if value != 0 and (abs(value) >= 1e5 or abs(value) < 1e-3) and math.isfinite(value):
-        return f"{value:.4g}"
-    return f"{value:.4f}"
+    if not math.isfinite(value) or value == 0:
+        return str(value)
+    value = float(f"{value:.{digits - 1}e}")  # round first: 999.96 becomes 1000 (another decade)
+    magnitude = math.floor(math.log10(abs(value)))
+    if magnitude < -3 or magnitude >= digits:
+        return f"{value:.{digits - 1}e}"
+    decimals = max(digits - 1 - magnitude, 0)
+    return f"{round(value, decimals):.{decimals}f}"
 
 
 def report(numbers: Mapping) -> None:

@@ -27,6 +27,40 @@ def test_operation_benchmarks_report_median_and_budget():
     json.dumps(row)  # serialisable for build/bench.json
 
 
+def test_registry_names_one_operation_per_panel_and_every_lesson():
+    benches = bench.registry()
+    names = [b.name for b in benches]
+    assert len(names) == len(set(names))
+    assert {name[:2] for name in names} == {"01", "02", "03", "04", "05", "06", "07"}
+    for b in benches:  # declaring is cheap: nothing is built before set-up
+        assert b.setup is not None and b.budget_seconds > 0 and b.repeats >= 5
+    retrain = next(b for b in benches if b.name.startswith("05"))
+    assert retrain.budget_seconds == 1.5 and "retrain" in retrain.name
+
+
+def test_registry_factories_resolve_to_panels():
+    from lmtie_edu.widgets import TiePanel
+
+    for target in ("lmtie_edu.embedding:lookup_panel", "lmtie_edu.param_counts:breakdown_panel"):
+        assert isinstance(bench._factory(target)(), TiePanel)
+
+
+def test_lesson06_benchmark_sets_up_and_redraws():
+    (b,) = [b for b in bench.registry() if b.name.startswith("06")]
+    assert b.budget_seconds == bench.REDRAW_BUDGET_SECONDS
+    b.setup()
+    b.run()
+
+
+def test_meta_build_benchmark_measures_memory_in_setup():
+    (b,) = [b for b in bench.registry() if "70B" in b.name]
+    assert b.budget_seconds == 1.0
+    b.setup()
+    b.run()  # one timed build; the memory was measured once, in set-up
+    assert b.extra["extra_mib"] <= b.extra["mib_budget"] == 100 and b.extra["mib_ok"]
+    assert b.extra["real_fp32_gib"] == round(4 * 68_976_648_192 / 2**30, 1)
+
+
 def test_progress_outside_a_kernel_shows_nothing_and_yields_everything():
     progress = Progress(range(5), "training")
     assert list(progress) == [0, 1, 2, 3, 4]

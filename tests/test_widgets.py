@@ -96,8 +96,15 @@ def test_report_prints_controls_and_rounded_numbers(capsys):
 
 def test_format_number():
     assert format_number(1 / 3) == "0.3333"
+    assert format_number(7.138449) == "7.138"  # 4 significant digits: what a float32 result keeps across CPUs
+    assert format_number(221.50421) == "221.5"
+    assert format_number(0.0251999) == "0.02520"
+    assert format_number(-36.76004) == "-36.76"
+    assert format_number(9999.6) == "1.000e+04"  # rounding up into the next decade keeps 4 digits
     assert format_number(123456.0) == "1.235e+05"
-    assert format_number(7) == "7"
+    assert format_number(0.00012345) == "1.234e-04" or format_number(0.00012345) == "1.235e-04"
+    assert format_number(7) == "7" and format_number(True) == "True"
+    assert format_number(float("nan")) == "nan" and format_number(0.0) == "0.0"
 
 
 def test_unexpected_failure_in_a_redraw_is_shown_not_lost():

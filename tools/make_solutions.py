@@ -1,17 +1,26 @@
 """Build instructor notebooks: every cell tagged ``exercise`` gets its reference solution.
 
 For each ``notebooks/NN_*.ipynb``, each stub cell tagged ``exercise`` (``def name(...): raise
-NotImplementedError``) is replaced by the source of ``lmtie_edu.solutions.lessonNN.name``; the
-result is executed and written to ``build/solutions/NN_*_solutions.ipynb``. The build fails if an
-exercise has no solution or a check does not print ✅ — so the solutions cannot rot.
+NotImplementedError``) is replaced by the source of ``lmtie_edu.solutions.lessonNN.name``.
+
+- ``python tools/make_solutions.py`` executes the results (two at a time) and writes
+  ``build/solutions/NN_*_solutions.ipynb`` for instructors. It fails if an exercise has no solution or a
+  check does not print ✅ — so the solutions cannot rot.
+- ``python tools/make_solutions.py --for-nbval DIR`` writes the same notebooks *unexecuted*, keeping the
+  lesson's stored outputs as the reference for every cell but the checks, and appends one cell that
+  prints how many checks passed. Strict nbval over DIR then re-executes each lesson with the solutions
+  filled in and compares every output with the stored lesson: ``make test`` does this under another
+  CPU's kernels, so one execution per lesson checks both the solutions and cross-CPU reproducibility.
 """
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import inspect
 import re
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import nbformat
@@ -19,6 +28,11 @@ from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parent.parent
 STUB_NAME = re.compile(r"^def (\w+)\(", re.MULTILINE)
+VERDICT = re.compile(r"^([✅❌⏳]) (\w+):", re.MULTILINE)
+SUMMARY_CELL = """from lmtie_edu.exercises import RESULTS
+
+print(f"checks passed: {sum(RESULTS.values())} of {len(RESULTS)}")
+print("failed:", sorted(name for name, passed in RESULTS.items() if not passed) or "none")"""
 
 
 def solution_source(lesson: str, name: str) -> str:
@@ -42,25 +56,74 @@ def fill_in(nb, lesson: str) -> int:
     return filled
 
 
-def main() -> int:
+def stored_verdicts(cell) -> list[str]:
+    """Names of the exercises whose verdict (✅/❌/⏳) this cell printed when the lesson was executed."""
+    text = "".join(out.get("text", "") for out in cell.get("outputs", []) if out.get("output_type") == "stream")
+    return [name for _, name in VERDICT.findall(text)]
+
+
+def prepare_for_nbval(nb, lesson: str) -> int:
+    """Fill in the solutions; checks are compared through one summary cell instead of their verdict text."""
+    fill_in(nb, lesson)
+    checked = []
+    for cell in nb.cells:
+        if cell.cell_type == "code" and stored_verdicts(cell):
+            checked += stored_verdicts(cell)
+            cell.metadata.setdefault("tags", []).append("nbval-ignore-output")  # ✅ here where the lesson shows ⏳
+    if not checked:
+        raise SystemExit(f"lesson {lesson}: no check cell printed a verdict; cannot verify its solutions")
+    n = len(set(checked))
+    summary = nbformat.v4.new_code_cell(SUMMARY_CELL, execution_count=max(
+        (c.execution_count or 0 for c in nb.cells if c.cell_type == "code"), default=0) + 1)
+    summary.outputs = [nbformat.v4.new_output("stream", name="stdout",
+                                              text=f"checks passed: {n} of {n}\nfailed: none\n")]
+    nb.cells.append(summary)
+    return n
+
+
+def build_executed(path: Path, out_dir: Path) -> tuple[str, list[str]]:
+    lesson = path.name[:2]
+    nb = nbformat.read(path, as_version=4)
+    filled = fill_in(nb, lesson)
+    NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+    verdicts = [text for cell in nb.cells if cell.cell_type == "code" for out in cell.get("outputs", [])
+                if out.get("output_type") == "stream" for text in out["text"].splitlines()
+                if text[:1] in {"✅", "❌", "⏳"}]
+    bad = [v for v in verdicts if not v.startswith("✅")]
+    target = out_dir / path.name.replace(".ipynb", "_solutions.ipynb")
+    nbformat.write(nb, target)
+    line = f"{target.relative_to(ROOT)}: {filled} exercises filled, {len(verdicts) - len(bad)}/{len(verdicts)} checks pass"
+    return line, bad
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--for-nbval", metavar="DIR", help="write unexecuted notebooks for strict nbval into DIR")
+    parser.add_argument("--jobs", type=int, default=2, help="notebooks executed at once (each kernel uses one core)")
+    args = parser.parse_args(argv)
+    lessons = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
+
+    if args.for_nbval:
+        out_dir = Path(args.for_nbval).resolve()
+        out_dir.mkdir(parents=True, exist_ok=True)
+        for old in out_dir.glob("*.ipynb"):
+            old.unlink()
+        for path in lessons:
+            nb = nbformat.read(path, as_version=4)
+            n = prepare_for_nbval(nb, path.name[:2])
+            nbformat.write(nb, out_dir / path.name)
+            print(f"{path.name}: {n} exercises filled in, ready for nbval")
+        return 0
+
     out_dir = ROOT / "build" / "solutions"
     out_dir.mkdir(parents=True, exist_ok=True)
     failures = 0
-    for path in sorted((ROOT / "notebooks").glob("[0-9]*.ipynb")):
-        lesson = path.name[:2]
-        nb = nbformat.read(path, as_version=4)
-        filled = fill_in(nb, lesson)
-        NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
-        verdicts = [text for cell in nb.cells if cell.cell_type == "code" for out in cell.get("outputs", [])
-                    if out.get("output_type") == "stream" for text in out["text"].splitlines()
-                    if text[:1] in {"✅", "❌", "⏳"}]
-        bad = [v for v in verdicts if not v.startswith("✅")]
-        failures += len(bad)
-        target = out_dir / path.name.replace(".ipynb", "_solutions.ipynb")
-        nbformat.write(nb, target)
-        print(f"{target.relative_to(ROOT)}: {filled} exercises filled, {len(verdicts) - len(bad)}/{len(verdicts)} checks pass")
-        for verdict in bad:
-            print("   " + verdict)
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:  # each job waits on its own kernel process
+        for line, bad in pool.map(lambda path: build_executed(path, out_dir), lessons):
+            print(line)
+            for verdict in bad:
+                print("   " + verdict)
+            failures += len(bad)
     return 1 if failures else 0
 
 

@@ -22,6 +22,7 @@ from collections.abc import Callable
 import torch
 
 REGISTRY: dict[str, Callable] = {}
+RESULTS: dict[str, bool] = {}  # exercise name -> did its latest check pass (this kernel's session)
 
 
 class Verdict:
@@ -64,6 +65,11 @@ def exercise(solution: Callable, *, hint: str):
 
         @functools.wraps(checker)
         def run(answer) -> Verdict:
+            verdict = _check(answer)
+            RESULTS[name] = verdict.passed
+            return verdict
+
+        def _check(answer) -> Verdict:
             if answer is None or answer is Ellipsis:
                 print(f"⏳ {name}: not attempted yet. Hint: {hint}")
                 return Verdict(False)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+import time
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
@@ -135,6 +136,7 @@ class LessonPage:
         self.path = path
         self.redraw_timeout_ms = redraw_timeout_ms
         self.js_errors: list[str] = []
+        self.click_seconds: list[float] = []  # each tie click until its new figure was on screen
         page.on("pageerror", lambda error: self.js_errors.append(str(error)))
 
     # -- the notebook ----------------------------------------------------------------------------
@@ -217,7 +219,9 @@ class LessonPage:
     def click_tie(self, panel: Locator, before: PanelState) -> PanelState:
         """Click the toggle like a person, then wait until the kernel has sent the redrawn figure."""
         box = self.tie_checkbox(panel)
-        box.click()  # scrolls it into view and checks it is visible, enabled and not covered
+        box.scroll_into_view_if_needed()
+        clicked = time.monotonic()
+        box.click()  # checks it is visible, enabled and not covered
         try:
             self.page.wait_for_function(
                 REDRAWN_JS,
@@ -235,6 +239,7 @@ class LessonPage:
                 f"{'was' if now.src != before.src else 'was NOT'} redrawn{hint}; "
                 f"panel text: {panel.inner_text()[:300]!r}"
             ) from None
+        self.click_seconds.append(time.monotonic() - clicked)  # what a learner feels: click → new figure
         return self.panel_state(panel)
 
 

@@ -13,6 +13,7 @@ REPO = Path(__file__).resolve().parents[2]
 LESSONS_DIR = Path(os.environ.get("LMTIE_LESSONS_DIR", REPO / "notebooks"))
 VIEWPORT = {"width": 1400, "height": 1000}
 TIMINGS: dict[str, dict[str, float]] = {}  # lesson -> phase -> seconds, printed in the terminal summary
+LATENCIES: dict[str, list[float]] = {}  # lesson -> seconds from each tie click to its new figure on screen
 
 
 def lesson_paths() -> list[Path]:
