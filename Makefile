@@ -21,9 +21,10 @@ export PYDEVD_DISABLE_FILE_VALIDATION := 1
 NBVAL    := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout 120
 # Notebooks run single-threaded: execute JOBS of them at once, each notebook's cells on one worker.
 PARALLEL := -n $(JOBS) --dist loadscope
-# Another CPU, imitated on this one: torch's portable kernels and MKL limited to AVX2. An output that
-# depends on the instruction set fails here before it fails on a course's runner.
-OTHER_CPU := ATEN_CPU_CAPABILITY=default MKL_ENABLE_INSTRUCTIONS=AVX2
+# Another CPU, imitated on this one: torch's portable kernels, and MKL's conditional-reproducibility code
+# path (it sums in another order than the native AVX2/AVX-512 path). An output that depends on the
+# instruction set fails here before it fails on a course's runner.
+OTHER_CPU := ATEN_CPU_CAPABILITY=default MKL_CBWR=COMPATIBLE
 
 LAB_STAMP  := $(VENV)/.lab-installed
 TEST_STAMP := $(VENV)/.test-installed

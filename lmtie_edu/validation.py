@@ -37,6 +37,8 @@ def check_token_ids(ids, vocab_size: int, *, ranks: tuple[int, ...] = (1, 2), na
     needs integer row numbers), ids outside ``[0, vocab_size - 1]`` and tensors of the wrong rank.
     """
     vocab_size = check_positive_int(vocab_size, "vocab_size")
+    if isinstance(ids, torch.Tensor) and ids.is_meta:
+        raise ValueError(f"{name} are a meta tensor (a shape without values); pass real token ids")
     if not isinstance(ids, torch.Tensor):
         try:
             array = np.asarray(ids)

@@ -1,4 +1,4 @@
-"""Unit tests of lmtie_edu.gradients (lesson 03) and of the lesson 03 exercise checks."""
+"""Unit tests of lesson 03's modules (gradients, gradient_figures, toy_corpus) and of its exercise checks."""
 
 import pytest
 import torch
@@ -6,38 +6,40 @@ import torch.nn.functional as F
 from matplotlib.figure import Figure
 from torch import nn
 
-from lmtie_edu import gradients
+from lmtie_edu import gradient_figures, gradients
+from lmtie_edu import toy_corpus as tc
 from lmtie_edu.exercises import lesson03 as ex
 from lmtie_edu.models import TinyLM
+from lmtie_edu.training import RowGradientCounter, train
 
 
 @pytest.fixture(scope="module")
 def corpus():
-    return gradients.zipf_corpus(200, 30, seed=0)
+    return tc.zipf_corpus(200, 30, seed=0)
 
 
 def test_zipf_probabilities():
-    p = gradients.zipf_probabilities(50, 1.1)
+    p = tc.zipf_probabilities(50, 1.1)
     assert p.sum().item() == pytest.approx(1.0)
     assert bool((p[:-1] > p[1:]).all())
     assert p[0] / p[9] == pytest.approx(10 ** 1.1)
     with pytest.raises(ValueError, match="exponent"):
-        gradients.zipf_probabilities(50, -1)
+        tc.zipf_probabilities(50, -1)
     with pytest.raises(ValueError):
-        gradients.zipf_probabilities(0)
+        tc.zipf_probabilities(0)
 
 
 def test_corpus_is_deterministic(corpus):
-    again = gradients.zipf_corpus(200, 30, seed=0)
-    other = gradients.zipf_corpus(200, 30, seed=1)
+    again = tc.zipf_corpus(200, 30, seed=0)
+    other = tc.zipf_corpus(200, 30, seed=1)
     assert torch.equal(corpus.inputs, again.inputs) and torch.equal(corpus.targets, again.targets)
     assert not torch.equal(corpus.targets[:100], other.targets[:100])
 
 
 def test_corpus_boundaries(corpus):
-    assert not bool((corpus.inputs == gradients.EOS).any())       # <eos> is only a target
-    assert not bool((corpus.targets == gradients.BOS).any())      # <bos> is only an input
-    assert int(corpus.as_target[gradients.EOS]) == 200            # one per sentence
+    assert not bool((corpus.inputs == tc.EOS).any())       # <eos> is only a target
+    assert not bool((corpus.targets == tc.BOS).any())      # <bos> is only an input
+    assert int(corpus.as_target[tc.EOS]) == 200            # one per sentence
     assert corpus.inputs.shape == (len(corpus.targets), 2)
     present = torch.zeros(len(corpus.inputs), 30, dtype=torch.bool).scatter_(1, corpus.inputs, True)
     assert torch.equal(corpus.as_input, present.sum(dim=0))
@@ -47,9 +49,9 @@ def test_corpus_boundaries(corpus):
 
 def test_corpus_bad_input():
     with pytest.raises(ValueError, match=">= 4"):
-        gradients.zipf_corpus(10, 3)
+        tc.zipf_corpus(10, 3)
     with pytest.raises(TypeError, match="integer"):
-        gradients.zipf_corpus(10.5)
+        tc.zipf_corpus(10.5)
 
 
 def test_untied_twin_same_function_two_parameters():
@@ -88,24 +90,25 @@ def test_gradient_parts_bad_input():
         gradients.gradient_parts(model, torch.tensor([[1.0, 2.0]]), torch.tensor([1]))
 
 
-def test_count_row_gradients(corpus):
-    untied = gradients.count_row_gradients(TinyLM(30, 8, tie=False), corpus, steps=20, batch_size=16)
-    tied = gradients.count_row_gradients(TinyLM(30, 8, tie=True), corpus, steps=20, batch_size=16)
-    assert int(untied["input_counts"][gradients.EOS]) == 0
-    assert untied["input_row_change"][gradients.EOS].item() == 0.0
-    assert (untied["output_counts"] == 20).all() and (tied["input_counts"] == 20).all()
-    assert tied["input_row_change"][gradients.EOS].item() > 0
-    assert int(untied["input_counts"][gradients.BOS]) > 0
-    assert untied["input_mean_norm"].shape == (30,)
+def _count(corpus, tie):
+    """The lesson's counting loop, through train's after_backward hook (same batches as the lesson's loop)."""
+    torch.manual_seed(0)
+    model = TinyLM(30, 8, tie=tie)
+    start = model.embedding.weight.detach().clone()
+    counter = RowGradientCounter(30)
+    train(model, corpus.inputs, corpus.targets, steps=20, batch_size=16, after_backward=counter, show_progress=False)
+    return counter, (model.embedding.weight.detach() - start).abs().amax(dim=1)
 
 
-def test_count_row_gradients_bad_input(corpus):
-    with pytest.raises(TypeError, match="ZipfCorpus"):
-        gradients.count_row_gradients(TinyLM(30, 8), (corpus.inputs, corpus.targets))
-    with pytest.raises(ValueError, match="vocab_size"):
-        gradients.count_row_gradients(TinyLM(31, 8), corpus)
-    with pytest.raises(TypeError, match="TinyLM"):
-        gradients.count_row_gradients(nn.Linear(2, 2), corpus)
+def test_counting_rows_that_receive_a_gradient(corpus):
+    untied, untied_moved = _count(corpus, tie=False)
+    tied, tied_moved = _count(corpus, tie=True)
+    assert int(untied.input_steps[tc.EOS]) == 0
+    assert untied_moved[tc.EOS].item() == 0.0                      # Adam never moves a row that never had a gradient
+    assert (untied.output_steps == 20).all() and (tied.input_steps == 20).all()
+    assert tied_moved[tc.EOS].item() > 0
+    assert int(untied.input_steps[tc.BOS]) > 0
+    assert untied.input_norm_sum.shape == (30,)
 
 
 def test_rows_touched():
@@ -113,27 +116,37 @@ def test_rows_touched():
 
 
 def test_figures(corpus):
-    fig = gradients.gradient_heatmaps([torch.zeros(5, 3), torch.ones(5, 3)], ["a", "b"], inputs=[1], targets=[2])
+    fig = gradient_figures.plot_gradient_heatmaps([torch.zeros(5, 3), torch.ones(5, 3)], ["a", "b"], inputs=[1],
+                                                  targets=[2])
     assert isinstance(fig, Figure) and len(fig.axes) == 3  # two heatmaps and a colour bar
     fraction = torch.linspace(0, 1, 30)
-    assert isinstance(gradients.update_frequency_figure(corpus, {"x": fraction}), Figure)
+    assert isinstance(gradient_figures.update_frequency_figure(corpus, fraction, torch.ones(30), torch.ones(30)), Figure)
 
 
 def test_decomposition_figure_tie_changes_embedding_grad():
-    tied = gradients.decomposition_figure(2, 3, 4, True).numbers
-    untied = gradients.decomposition_figure(2, 3, 4, False).numbers
-    assert tied["rows of embedding.grad non-zero"] == gradients.PANEL_VOCAB
+    tied = gradient_figures.decomposition_figure(2, 3, 4, True).numbers
+    untied = gradient_figures.decomposition_figure(2, 3, 4, False).numbers
+    assert tied["rows of embedding.grad non-zero"] == gradient_figures.PANEL_VOCAB
     assert untied["rows of embedding.grad non-zero"] == 2
-    assert tied["max |tied grad - (lookup + head)|"] < 1e-6
+    assert tied["tied grad == lookup + head (within 1e-6)"] is True
     with pytest.raises(ValueError, match=r"\[0, 15\]"):
-        gradients.decomposition_figure(2, 3, 16, True)
+        gradient_figures.decomposition_figure(2, 3, 16, True)
     with pytest.raises(TypeError, match="True or False"):
-        gradients.decomposition_figure(2, 3, 4, 1)
+        gradient_figures.decomposition_figure(2, 3, 4, 1)
+
+
+def test_demo_model_leaves_the_learners_random_state_alone():
+    gradient_figures.demo_model.cache_clear()
+    torch.manual_seed(123)
+    expected = torch.rand(3)
+    torch.manual_seed(123)
+    gradient_figures.demo_model()
+    assert torch.equal(torch.rand(3), expected)
 
 
 def test_panel_toggle_and_bad_values():
-    panel = gradients.decomposition_panel()
-    assert panel.result.numbers["rows of embedding.grad non-zero"] == gradients.PANEL_VOCAB
+    panel = gradient_figures.decomposition_panel()
+    assert panel.result.numbers["rows of embedding.grad non-zero"] == gradient_figures.PANEL_VOCAB
     panel.tie.value = False
     assert panel.result.numbers["rows of embedding.grad non-zero"] == 2
     panel.set(first=5, second=5)
@@ -142,11 +155,6 @@ def test_panel_toggle_and_bad_values():
         panel.set(target=99)
     with pytest.raises(TypeError):
         panel.set(tie="no")
-
-
-def test_benchmarks_declared():
-    names = [b.name for b in gradients.benchmarks()]
-    assert names and names[0].startswith("03")
 
 
 # -- exercise checks reject wrong answers ----------------------------------------------------------
@@ -175,3 +183,137 @@ def test_starved_input_rows_rejects_unseen_tokens(capsys):
 
     assert not ex.starved_input_rows(wrong)
     assert "❌" in capsys.readouterr().out
+
+
+# -- bad input: every public helper of lesson 03's modules names the problem --------------------------
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    ({"n_sentences": 0}, ValueError, "n_sentences"),
+    ({"n_sentences": -5}, ValueError, "n_sentences"),
+    ({"n_sentences": 10.5}, TypeError, "integer"),
+    ({"n_sentences": True}, TypeError, "n_sentences"),
+    ({"n_sentences": "100"}, TypeError, "n_sentences"),
+    ({"vocab_size": 3}, ValueError, ">= 4"),
+    ({"vocab_size": 10**9}, ValueError, "too large"),
+    ({"n_sentences": 10**9}, ValueError, "too large"),
+    ({"context": 0}, ValueError, "context"),
+    ({"mean_length": 0}, ValueError, "mean_length"),
+    ({"exponent": float("nan")}, ValueError, "exponent"),
+    ({"exponent": float("inf")}, ValueError, "exponent"),
+    ({"exponent": -1.0}, ValueError, "exponent"),
+    ({"seed": "zero"}, TypeError, "seed"),
+    ({"seed": -1}, ValueError, "seed"),
+    ({"seed": 1.5}, TypeError, "seed"),
+])
+def test_zipf_corpus_bad_input(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        tc.zipf_corpus(**({"n_sentences": 10, "vocab_size": 10} | kwargs))
+
+
+@pytest.mark.parametrize("n_words, exponent, error, match", [
+    (0, 1.1, ValueError, "n_words"), (2.0, 1.1, TypeError, "n_words"), (False, 1.1, TypeError, "n_words"),
+    (10**12, 1.1, ValueError, "at most"), (10, "1.1", ValueError, "exponent"), (10, True, ValueError, "exponent"),
+    (10, float("nan"), ValueError, "exponent"),
+])
+def test_zipf_probabilities_bad_input(n_words, exponent, error, match):
+    with pytest.raises(error, match=match):
+        tc.zipf_probabilities(n_words, exponent)
+
+
+@pytest.mark.parametrize("grad, error, match", [
+    ("not a tensor", TypeError, "torch.Tensor"),
+    ([[0.0, 1.0]], TypeError, "torch.Tensor"),
+    (torch.zeros(3), ValueError, "matrix"),
+    (torch.zeros(2, 3, 4), ValueError, "matrix"),
+    (torch.zeros(3, 2, device="meta"), ValueError, "meta tensor"),
+    (torch.tensor([[0.0, float("nan")]]), ValueError, "NaN or inf"),
+    (torch.tensor([[float("inf"), 0.0]]), ValueError, "NaN or inf"),
+])
+def test_rows_touched_bad_input(grad, error, match):
+    with pytest.raises(error, match=match):
+        gradients.rows_touched(grad)
+
+
+def test_rows_touched_edge_cases():
+    assert gradients.rows_touched(torch.zeros(0, 4)) == 0                 # no rows: none touched
+    assert gradients.rows_touched(torch.tensor([[0, 1], [0, 0]])) == 1     # integer matrices are fine
+    assert gradients.rows_touched(torch.tensor([[0.0], [2.0]], dtype=torch.float64)) == 1
+
+
+def test_untied_twin_bad_input():
+    with pytest.raises(TypeError, match="TinyLM"):
+        gradients.untied_twin("model")
+    with torch.device("meta"):
+        meta_model = TinyLM(6, 4, tie=True)
+    with pytest.raises(ValueError, match="meta device"):
+        gradients.untied_twin(meta_model)
+
+
+@pytest.mark.parametrize("inputs, targets, error, match", [
+    (torch.zeros(0, 2, dtype=torch.long), torch.zeros(0, dtype=torch.long), ValueError, "empty"),
+    (torch.tensor([[1, 2]]), torch.tensor([1, 2]), ValueError, "shape"),
+    (torch.tensor([[1, 2]]), torch.tensor([[1]]), ValueError, "rank 1"),
+    (torch.tensor([[1, 2]]), torch.tensor([-1]), ValueError, r"\[0, 9\]"),
+    (torch.tensor([[1, 2]]), torch.tensor([True]), TypeError, "integers"),
+    (torch.tensor([[1, 2]]), torch.tensor([float("nan")]), TypeError, "integers"),
+    ("12", torch.tensor([1]), TypeError, "integers"),
+    (torch.tensor([[1, 2]], device="meta"), torch.tensor([1]), ValueError, "meta tensor"),
+    (torch.tensor([[1, 2]]), torch.tensor([1], device="meta"), ValueError, "meta tensor"),
+])
+def test_gradient_parts_more_bad_input(inputs, targets, error, match):
+    model = TinyLM(10, 4, tie=True)
+    with pytest.raises(error, match=match):
+        gradients.gradient_parts(model, inputs, targets)
+    assert model.embedding.weight.grad is None
+
+
+@pytest.mark.parametrize("matrices, titles, kwargs, error, match", [
+    (torch.zeros(4, 3), ["a"], {}, TypeError, "list"),
+    ([], [], {}, TypeError, "non-empty"),
+    ([torch.zeros(4, 3)], "a", {}, ValueError, "titles"),
+    ([torch.zeros(4, 3)], ["a", "b"], {}, ValueError, "titles"),
+    ([torch.zeros(4)], ["a"], {}, ValueError, "2-D"),
+    ([torch.zeros(0, 3)], ["a"], {}, ValueError, "non-empty"),
+    (["grad"], ["a"], {}, ValueError, "2-D tensor"),
+    ([torch.zeros(4, 3, device="meta")], ["a"], {}, ValueError, "with values"),
+    ([torch.tensor([[float("nan")]])], ["a"], {}, ValueError, "NaN"),
+    ([torch.zeros(4, 3), torch.zeros(5, 3)], ["a", "b"], {}, ValueError, "one shape"),
+    ([torch.zeros(4, 3)], ["a"], {"inputs": [7]}, ValueError, r"\[0, 3\]"),
+    ([torch.zeros(4, 3)], ["a"], {"targets": [1.5]}, TypeError, "integers"),
+])
+def test_plot_gradient_heatmaps_bad_input(matrices, titles, kwargs, error, match):
+    with pytest.raises(error, match=match):
+        gradient_figures.plot_gradient_heatmaps(matrices, titles, **kwargs)
+
+
+def test_update_frequency_figure_bad_input(corpus):
+    ones = torch.ones(30)
+    with pytest.raises(TypeError, match="ZipfCorpus"):
+        gradient_figures.update_frequency_figure((corpus.inputs, corpus.targets), ones, ones, ones)
+    with pytest.raises(ValueError, match=r"shape \(30,\)"):
+        gradient_figures.update_frequency_figure(corpus, torch.ones(29), ones, ones)
+    with pytest.raises(ValueError, match=r"shape \(30,\)"):
+        gradient_figures.update_frequency_figure(corpus, ones, [1.0] * 30, ones)
+    with pytest.raises(ValueError, match=r"\[0, 1\]"):
+        gradient_figures.update_frequency_figure(corpus, ones, ones, ones * 200)   # counts, not shares
+    with pytest.raises(ValueError, match=r"\[0, 1\]"):
+        gradient_figures.update_frequency_figure(corpus, ones, ones, ones * float("nan"))
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    ({"first": "2"}, TypeError, "token id"), ({"second": 3.0}, TypeError, "token id"),
+    ({"target": True}, TypeError, "token id"), ({"target": -1}, ValueError, r"\[0, 15\]"),
+    ({"tie": None}, TypeError, "True or False"),
+])
+def test_decomposition_figure_bad_input(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        gradient_figures.decomposition_figure(**kwargs)
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    ({"first": 16}, ValueError, r"\[0, 15\]"), ({"second": "3"}, ValueError, r"\[0, 15\]"),
+    ({"target": 2.0}, ValueError, r"\[0, 15\]"), ({"tie": "yes"}, TypeError, "True or False"),
+])
+def test_decomposition_panel_bad_input(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        gradient_figures.decomposition_panel(**kwargs)

@@ -98,3 +98,64 @@ def test_widget_state_is_stored(notebook):
     if has_widgets:
         state = nb["metadata"].get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {})
         assert state.get("state"), f"{path.name}: widgets are displayed but no widget state is stored (`make notebooks`)"
+
+
+# -- written for the learner --------------------------------------------------------------------------------
+MAINTAINER_WORDS = re.compile(r"\b(syllabus|nbval|make bench|stderr|our checks|our tests|CI)\b", re.IGNORECASE)
+
+
+def markdown_cells(nb):
+    return ["".join(cell["source"]) for cell in nb["cells"] if cell["cell_type"] == "markdown"]
+
+
+def test_lesson_opens_with_objectives_prerequisites_and_study_time(notebook):
+    path, nb = notebook
+    first = markdown_cells(nb)[0]
+    assert first.startswith(f"# Lesson {path.name[:2]} — "), f"{path.name}: the first cell must be '# Lesson NN — title'"
+    for lead in ("**You will be able to**", "**Prerequisites:**", "**Study time:**"):
+        assert lead in first, f"{path.name}: the opening cell lacks {lead}"
+    objectives = re.findall(r"^\s*\d+\.\s", first.split("**You will be able to**")[1].split("**Prerequisites")[0],
+                            re.MULTILINE)
+    assert 3 <= len(objectives) <= 5, f"{path.name}: {len(objectives)} objectives (3–5 wanted)"
+    assert re.search(r"\*\*Study time:\*\*[^\n]*\d+\s*min", first), f"{path.name}: study time in minutes"
+
+
+def test_lesson_ends_summary_exercises_next(notebook):
+    path, nb = notebook
+    headings = [line[3:].strip() for text in markdown_cells(nb) for line in text.splitlines() if line.startswith("## ")]
+    assert headings[-3:] == ["Summary", "Exercises", "Next"], (
+        f"{path.name}: the last sections must be Summary, Exercises, Next; got {headings[-3:]}")
+    last = markdown_cells(nb)[-1]
+    following = sorted(p.name for p in NOTEBOOKS if p.name[:2] > path.name[:2])
+    if following:
+        assert f"]({following[0]})" in last, f"{path.name}: 'Next' must link to {following[0]}"
+    # nothing but exercises between the Exercises heading and Next
+    index = max(i for i, cell in enumerate(nb["cells"]) if cell["cell_type"] == "markdown"
+                and "## Exercises" in "".join(cell["source"]))
+    assert nb["cells"][-1]["cell_type"] == "markdown" and index < len(nb["cells"]) - 1
+
+
+def test_lesson_text_speaks_to_the_learner(notebook):
+    path, nb = notebook
+    for index, text in enumerate(markdown_cells(nb)):
+        match = MAINTAINER_WORDS.search(text)
+        assert not match, f"{path.name} markdown cell {index} talks to maintainers: {match.group(0)!r}"
+
+
+# -- reproducible on another CPU ----------------------------------------------------------------------------
+LONG_DECIMAL = re.compile(r"(?<![\w.])-?(\d+)\.(\d+)(?![\w.])")
+
+
+def test_compared_outputs_print_no_float_noise(notebook):
+    """Seven significant digits of a float32 result are noise on another CPU; six is the hard ceiling here
+    (the cross-CPU nbval run in `make test` is the real check; this catches the obvious case early)."""
+    path, nb = notebook
+    for index, cell in enumerate(code_cells(nb), start=1):
+        if "nbval-ignore-output" in cell["metadata"].get("tags", []):
+            continue
+        for output in cell["outputs"]:
+            text = "".join(output.get("text", "")) if output["output_type"] == "stream" else \
+                "".join(output.get("data", {}).get("text/plain", ""))
+            long = [m.group(0) for m in LONG_DECIMAL.finditer(text)
+                    if len((m.group(1).lstrip("0") + m.group(2)).lstrip("0")) >= 7]
+            assert not long, f"{path.name} cell [{index}] prints {long[:3]}: too many digits to reproduce on another CPU"

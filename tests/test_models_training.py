@@ -84,3 +84,109 @@ def test_row_gradient_counter_untied_vs_tied():
     assert torch.equal(tied.input_norm_sum, tied.output_norm_sum) and (untied.input_norm_sum[3:] == 0).all()
     with pytest.raises(ValueError, match="vocab_size"):
         RowGradientCounter(0)
+
+
+# -- bad input: every public helper of training.py names the problem ---------------------------------
+
+_IDS = torch.tensor([[0, 1], [1, 2], [2, 3]])
+_TARGETS = torch.tensor([2, 3, 0])
+
+
+@pytest.mark.parametrize("stream, context, error, match", [
+    ("the cat sat", 2, TypeError, "not text"),
+    (b"\x00\x01\x02", 1, TypeError, "not text"),
+    ([0.5, 1.0, 2.0], 1, TypeError, "integers"),
+    (torch.tensor([True, False, True]), 1, TypeError, "integers"),
+    (torch.tensor([0.0, float("nan"), 2.0]), 1, TypeError, "integers"),
+    (torch.arange(6, device="meta"), 2, ValueError, "meta tensor"),
+    ([], 1, ValueError, "more than context=1"),
+    (torch.tensor([0, 1], dtype=torch.long), 2, ValueError, "more than context=2"),
+    ([0, 1, -3, 2], 1, ValueError, ">= 0; got -3"),
+    ([[0, 1], [2, 3]], 1, ValueError, "1-D"),
+    ([[0, 1], [2]], 1, TypeError, "integers"),
+    (torch.arange(6), 0, ValueError, ">= 1"),
+    (torch.arange(6), 2.0, TypeError, "use 2 instead"),
+    (torch.arange(6), True, TypeError, "integer"),
+])
+def test_make_windows_bad_input(stream, context, error, match):
+    with pytest.raises(error, match=match):
+        make_windows(stream, context)
+
+
+def test_make_windows_accepts_lists_and_arrays():
+    import numpy as np
+
+    for stream in ([0, 1, 2, 3], np.array([0, 1, 2, 3])):
+        inputs, targets = make_windows(stream, 2)
+        assert inputs.dtype == torch.long and targets.tolist() == [2, 3]
+
+
+@pytest.mark.parametrize("model, inputs, targets, kwargs, error, match", [
+    ("not a model", _IDS, _TARGETS, {}, TypeError, "nn.Module"),
+    (None, _IDS, _TARGETS, {}, TypeError, "nn.Module"),
+    ("tiny", _IDS.float(), _TARGETS, {}, TypeError, "integers"),
+    ("tiny", _IDS, "abc", {}, TypeError, "not text"),
+    ("tiny", _IDS[:0], _TARGETS[:0], {}, ValueError, "empty"),
+    ("tiny", _IDS, _TARGETS[:2], {}, ValueError, "one row per example"),
+    ("tiny", _IDS, torch.tensor([2, 3, 9]), {}, ValueError, r"\[0, 5\]"),
+    ("tiny", _IDS.flatten(), _TARGETS, {}, ValueError, "rank 2"),
+    ("tiny", _IDS.to("meta"), _TARGETS, {}, ValueError, "meta tensor"),
+    ("meta", _IDS, _TARGETS, {}, ValueError, "meta device"),
+    ("tiny", _IDS, _TARGETS, {"steps": 0}, ValueError, "steps"),
+    ("tiny", _IDS, _TARGETS, {"steps": 2.5}, TypeError, "steps"),
+    ("tiny", _IDS, _TARGETS, {"batch_size": -1}, ValueError, "batch_size"),
+    ("tiny", _IDS, _TARGETS, {"batch_size": 10**12}, ValueError, "at most"),
+    ("tiny", _IDS, _TARGETS, {"lr": float("nan")}, ValueError, "learning rate"),
+    ("tiny", _IDS, _TARGETS, {"lr": -0.1}, ValueError, "learning rate"),
+    ("tiny", _IDS, _TARGETS, {"lr": "fast"}, ValueError, "learning rate"),
+    ("tiny", _IDS, _TARGETS, {"seed": "zero"}, TypeError, "seed"),
+    ("tiny", _IDS, _TARGETS, {"seed": -1}, ValueError, "seed"),
+    ("tiny", _IDS, _TARGETS, {"val": _IDS}, TypeError, "pair"),
+    ("tiny", _IDS, _TARGETS, {"val": (_IDS, _TARGETS[:1])}, ValueError, "val inputs and targets"),
+    ("tiny", _IDS, _TARGETS, {"eval_every": 0}, ValueError, "eval_every"),
+    ("tiny", _IDS, _TARGETS, {"show_progress": "yes"}, TypeError, "True or False"),
+    ("tiny", _IDS, _TARGETS, {"after_backward": 3}, TypeError, "function"),
+])
+def test_train_bad_input(model, inputs, targets, kwargs, error, match):
+    if model == "tiny":
+        model = TinyLM(6, 4)
+    elif model == "meta":
+        with torch.device("meta"):
+            model = TinyLM(6, 4)
+    with pytest.raises(error, match=match):
+        train(model, inputs, targets, **({"steps": 2} | kwargs))
+
+
+@pytest.mark.parametrize("inputs, targets, batch_size, error, match", [
+    (_IDS[:0], _TARGETS[:0], 8, ValueError, "empty"),
+    (_IDS, _TARGETS[:1], 8, ValueError, "one row per example"),
+    (_IDS, _TARGETS, 0, ValueError, "batch_size"),
+    (_IDS, _TARGETS, True, TypeError, "batch_size"),
+    (_IDS.double(), _TARGETS, 8, TypeError, "integers"),
+])
+def test_evaluate_bad_input(inputs, targets, batch_size, error, match):
+    with pytest.raises(error, match=match):
+        evaluate(TinyLM(6, 4), inputs, targets, batch_size=batch_size)
+
+
+@pytest.mark.parametrize("vocab_size, error, match", [
+    (0, ValueError, "vocab_size"), (-3, ValueError, "vocab_size"), (2.0, TypeError, "vocab_size"),
+    (True, TypeError, "vocab_size"), ("10", TypeError, "vocab_size"), (10**12, ValueError, "at most"),
+])
+def test_row_gradient_counter_bad_size(vocab_size, error, match):
+    with pytest.raises(error, match=match):
+        RowGradientCounter(vocab_size)
+
+
+def test_row_gradient_counter_bad_calls():
+    model = TinyLM(6, 4)
+    with pytest.raises(ValueError, match=r"after loss.backward\(\)"):
+        RowGradientCounter(6)(model, _IDS, _TARGETS)             # no gradient yet
+    with pytest.raises(ValueError, match=r"after loss.backward\(\)"):
+        RowGradientCounter(6)(torch.nn.Linear(2, 2), _IDS, _TARGETS)
+    torch.nn.functional.cross_entropy(model(_IDS), _TARGETS).backward()
+    with pytest.raises(ValueError, match="built for vocab_size=7"):
+        RowGradientCounter(7)(model, _IDS, _TARGETS)
+    with pytest.raises(ValueError, match=r"\[0, 5\]"):
+        RowGradientCounter(6)(model, _IDS, torch.tensor([1, 6, 2]))
+    RowGradientCounter(6)(model, _IDS, _TARGETS)                  # and a correct call works

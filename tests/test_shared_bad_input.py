@@ -50,6 +50,7 @@ def test_check_number_rejects_non_finite_and_non_numbers(value):
     ([True, False], TypeError, "must be integers"),
     ([3, -1], ValueError, r"must lie in \[0, 4\]"),
     ([[[1]]], ValueError, "rank"),
+    (torch.ones(2, 3, dtype=torch.long, device="meta"), ValueError, "meta tensor"),
 ])
 def test_check_token_ids_rejects(ids, error, text):
     with pytest.raises(error, match=text):
