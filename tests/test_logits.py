@@ -1,14 +1,12 @@
-"""Unit tests of lmtie_edu.logits (lesson 02) and of the lesson 02 exercise checks."""
-
-import math
+"""Unit tests of lmtie_edu.logits and logits_figures (lesson 02) and of the lesson 02 exercise checks."""
 
 import pytest
 import torch
 from torch import nn
 
 from lmtie_edu import logits
+from lmtie_edu import logits_figures as figures
 from lmtie_edu.exercises import lesson02 as ex
-from lmtie_edu.models import TinyLM
 from lmtie_edu.widgets import PanelResult
 
 
@@ -63,123 +61,107 @@ def test_score_table_bad_input(toy):
         logits.score_table(torch.zeros(2), torch.zeros(2))
 
 
-def test_exact_plane_preserves_inner_products():
-    g = torch.Generator().manual_seed(0)
-    W, h = torch.randn(20, 9, generator=g), torch.randn(9, generator=g)
-    coords, h_plane = logits.exact_plane(h, W, reference=3)
-    assert torch.allclose(coords @ h_plane, W @ h, atol=1e-5)
-    assert torch.allclose(coords[:, 0] * h.norm(), W @ h, atol=1e-5)
-    assert abs(h_plane[1].item()) < 1e-6
+@pytest.mark.parametrize("h, W, error, message", [
+    (torch.zeros(2), torch.zeros(0, 2), ValueError, "at least one row"),
+    (torch.zeros(2), torch.tensor([[float("nan"), 1.0]]), ValueError, "NaN|inf"),
+    (torch.zeros(2), torch.tensor([[float("inf"), 1.0]]), ValueError, "NaN|inf"),
+    (torch.tensor([float("nan"), 0.0]), torch.eye(2), ValueError, "finite"),
+    (torch.zeros(2), torch.empty(3, 2, device="meta"), ValueError, "meta tensor"),
+    (torch.zeros(2), [[1.0, 2.0]], TypeError, "torch.Tensor"),
+    (torch.zeros(2), torch.ones(2, 2, dtype=torch.long), TypeError, "floating-point"),
+    (torch.zeros(1, 2), torch.eye(2), ValueError, r"shape \(d,\)"),
+    ("h", torch.eye(2), TypeError, "torch.Tensor"),
+])
+def test_score_table_more_bad_input(h, W, error, message):
+    with pytest.raises(error, match=message):
+        logits.score_table(h, W)
 
 
-def test_exact_plane_reference_parallel_to_h():
-    W = torch.tensor([[2.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
-    coords, h_plane = logits.exact_plane(torch.tensor([1.0, 0.0, 0.0]), W, reference=0)
-    assert torch.allclose(coords @ h_plane, W @ torch.tensor([1.0, 0.0, 0.0]))
-
-
-def test_exact_plane_bad_input(toy):
+def test_score_table_float64_hidden_with_float32_head(toy):
     _, emb, _ = toy
-    with pytest.raises(ValueError, match="zero vector"):
-        logits.exact_plane(torch.zeros(2), emb, 0)
-    with pytest.raises(ValueError, match=r"\[0, 7\]"):
-        logits.exact_plane(torch.ones(2), emb, 8)
+    h = torch.tensor([0.3, -0.7], dtype=torch.float64)
+    s = logits.score_table(h, emb)
+    assert s["logits"].dtype == torch.float32
+    assert torch.allclose(s["logits"], emb @ h.float())
 
 
-def test_top_differs_from_nearest():
-    W = torch.tensor([[3.0, 0.0], [0.9, 0.9]])
-    H = torch.tensor([[0.8, 0.8], [3.0, 0.1]])
-    # first row: nearest is w1 but w0 has the larger inner product (2.4 > 1.44); second: w0 both ways
-    assert logits.top_differs_from_nearest(H, W) == 0.5
-    with pytest.raises(ValueError, match="shape"):
-        logits.top_differs_from_nearest(torch.zeros(2, 3), W)
+def test_score_table_cosines(toy):
+    _, emb, _ = toy
+    h = torch.tensor([0.3, -0.7])
+    s = logits.score_table(h, emb)
+    assert torch.allclose(s["cosines"], torch.nn.functional.cosine_similarity(emb, h[None], dim=1), atol=1e-6)
+    assert torch.isfinite(logits.score_table(torch.zeros(2), emb)["cosines"]).all()  # h = 0: no division by 0
 
 
-def test_self_scores_longer_vector_beats_input():
-    W = torch.tensor([[1.0, 0.0], [2.0, 0.0], [0.0, 1.0]])
-    out = logits.self_scores(W)
-    assert out["win_rate"] == pytest.approx(2 / 3)  # token 0 loses to the longer token 1
-    assert logits.self_scores(torch.eye(4) * 3)["win_rate"] == 1.0
+def test_top_beats_nearest_only_by_being_longer():
+    """Lesson 02's claim: whenever the top token is not the nearest vector, it is the longer one."""
+    g = torch.Generator().manual_seed(0)
+    W = torch.randn(50, 8, generator=g) * torch.rand(50, 1, generator=g) * 2
+    for _ in range(200):
+        s = logits.score_table(torch.randn(8, generator=g), W)
+        if s["top"] != s["nearest"]:
+            assert s["norms"][s["top"]] > s["norms"][s["nearest"]]
 
 
-def test_self_scores_untied_and_bad_shapes():
-    assert logits.self_scores(torch.eye(3), torch.eye(3).flip(0))["win_rate"] == pytest.approx(1 / 3)
-    with pytest.raises(ValueError, match="shape"):
-        logits.self_scores(torch.eye(3), torch.eye(4))
-
-
-def test_random_self_win_rates_grow_with_dimension():
-    table = logits.random_self_win_rates(200, [2, 256], seeds=(0, 1))
-    assert table[2][0] < 0.2 and table[256][0] == 1.0
-    assert table[2][1] <= table[2][0] <= table[2][2]
-    with pytest.raises(ValueError):
-        logits.random_self_win_rates(200, [0])
-
-
-def test_residual_self_win_rates_fall_with_noise():
-    table = logits.residual_self_win_rates(300, 32, [0, 8], seeds=(0,))
-    assert table[0][0] == 1.0 and table[8][0] < 0.2
-    with pytest.raises(ValueError, match=">= 0"):
-        logits.residual_self_win_rates(300, 32, [-1])
-
-
-def test_scale_table_and_positions():
-    (row,) = logits.scale_table([64])
-    assert row["|e| * sqrt d"] == pytest.approx(8.0, rel=0.05)
-    assert row["|position vector|"] == pytest.approx(math.sqrt(32), rel=1e-5)
-    assert row["logit std (W std 1)"] > 5 * row["logit std (W std 1/sqrt d)"]
-    with pytest.raises(TypeError, match="integer"):
-        logits.scale_table([2.5])
-
-
-def test_sinusoidal_position():
-    p0 = logits.sinusoidal_position(0, 6)
-    assert torch.allclose(p0, torch.tensor([0.0, 1.0, 0.0, 1.0, 0.0, 1.0]))
-    assert logits.sinusoidal_position(17, 8).norm().item() == pytest.approx(2.0, rel=1e-5)
-    with pytest.raises(ValueError, match="even"):
-        logits.sinusoidal_position(1, 5)
-    with pytest.raises(ValueError):
-        logits.sinusoidal_position(-1, 4)
-
-
-def test_repeats_last_input():
-    model = TinyLM(10, 4, tie=True)
-    rate = logits.repeats_last_input(model, torch.tensor([[1, 2], [3, 3]]))
-    assert 0.0 <= rate <= 1.0
-    with pytest.raises(TypeError, match="TinyLM"):
-        logits.repeats_last_input(nn.Linear(2, 2), torch.tensor([[1, 2]]))
-    with pytest.raises(ValueError, match=r"\[0, 9\]"):
-        logits.repeats_last_input(model, torch.tensor([[1, 12]]))
-
-
-def test_trained_pair_is_tied_and_untied():
-    pair = logits.trained_pair()
-    assert pair["tied"].tied and not pair["untied"].tied
-    corpus = pair["corpus"]
-    # training helped: both beat the loss of a uniform guess
-    from lmtie_edu.training import evaluate
-    assert evaluate(pair["tied"], corpus.inputs, corpus.targets) < math.log(corpus.vocab_size) - 1
-
-
-def test_projection_figure_scores(toy):
-    labels, emb, _ = toy
-    h = torch.tensor([0.5, 0.5])
-    fig, scores = logits.projection_figure(h, emb, labels, k=3)
-    assert torch.allclose(scores["logits"], emb @ h)
+def test_norm_cosine_figure(toy):
+    g = torch.Generator().manual_seed(1)
+    W, h = torch.randn(30, 5, generator=g), torch.randn(5, generator=g)
+    names = [f"t{i}" for i in range(30)]
+    fig, scores = figures.norm_cosine_figure(h, W, names, k=4)
+    assert torch.allclose(scores["logits"], W @ h)
     assert len(fig.axes) == 2
+    assert names[scores["top"]] in fig.axes[0].get_title()
+
+
+@pytest.mark.parametrize("labels, k, error, message", [
+    (["a", "b"], 3, ValueError, "expected 8 labels, got 2"),
+    ("the cat", 3, TypeError, "list of 8 token names"),
+    (None, 3, TypeError, "list of 8 token names"),
+    (list("abcdefgh"), 0, ValueError, "k must be an integer >= 1"),
+    (list("abcdefgh"), 2.5, TypeError, "k must be an integer"),
+])
+def test_figures_bad_input(toy, labels, k, error, message):
+    _, emb, _ = toy
+    with pytest.raises(error, match=message):
+        figures.norm_cosine_figure(torch.tensor([0.5, 0.5]), emb, labels, k=k)
+    if k == 3:
+        with pytest.raises(error, match=message):
+            figures.geometry_figure(torch.tensor([0.5, 0.5]), emb, labels)
+
+
+@pytest.mark.parametrize("h, W, error", [([0.5, 0.5], "toy", TypeError), (torch.zeros(2), [[1.0, 0.0]], TypeError),
+                                         (torch.zeros(3), "toy", ValueError), (torch.zeros(2), "toy", ValueError)])
+def test_norm_cosine_figure_bad_tensors(toy, h, W, error):
+    labels, emb, _ = toy
+    with pytest.raises(error, match="h must|W must"):
+        figures.norm_cosine_figure(h, emb if isinstance(W, str) else W, labels)
+
+
+def test_norm_cosine_figure_accepts_tensors_that_require_grad(toy):
+    labels, emb, _ = toy
+    fig, scores = figures.norm_cosine_figure(torch.tensor([0.5, 0.5], requires_grad=True),
+                                             emb.clone().requires_grad_(), labels)
+    assert scores["top"] == int((emb @ torch.tensor([0.5, 0.5])).argmax())
+
+
+def test_geometry_figure_scores(toy):
+    labels, emb, _ = toy
+    fig, scores = figures.geometry_figure(torch.tensor([0.5, 0.5]), emb, labels)
+    assert torch.allclose(scores["logits"], emb @ torch.tensor([0.5, 0.5]))
+    assert len(fig.axes) == 3
 
 
 def test_logits_figure_tie_switches_head():
-    tied, untied = logits.logits_figure(50, 1.3, True), logits.logits_figure(50, 1.3, False)
+    tied, untied = figures.logits_figure(50, 1.3, True), figures.logits_figure(50, 1.3, False)
     assert isinstance(tied, PanelResult)
     assert tied.numbers["top token (largest h·w)"] == "the"
     assert untied.numbers["top token (largest h·w)"] != "the"
     with pytest.raises(TypeError):
-        logits.logits_figure(50, 1.3, "yes")
+        figures.logits_figure(50, 1.3, "yes")
 
 
 def test_panel_toggle_and_bad_values():
-    panel = logits.logits_panel()
+    panel = figures.logits_panel()
     first = panel.result.numbers["top token (largest h·w)"]
     panel.tie.value = False
     assert panel.result.numbers["top token (largest h·w)"] != first
@@ -191,11 +173,6 @@ def test_panel_toggle_and_bad_values():
         panel.set(length="long")
     with pytest.raises(ValueError, match="no control"):
         panel.set(temperature=2)
-
-
-def test_benchmarks_declared():
-    names = [b.name for b in logits.benchmarks()]
-    assert names and names[0].startswith("02")
 
 
 # -- exercise checks reject wrong answers ----------------------------------------------------------

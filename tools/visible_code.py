@@ -6,8 +6,9 @@ Lines are counted without blank lines, comments and docstrings. Left out on both
 skips them: exercise cells (tagged ``exercise``), the package's plumbing modules (set-up, figures helpers,
 widgets, progress bars, validation, seeding, data loading, exercise checks) and, inside a lesson module,
 functions that only build figures or panels (named ``*_figure``, ``*_panel``, ``draw_*``, ``plot_*``, or in
-a module whose name ends in ``_figures``). Imports are followed one level: a module the notebook imports
-directly counts whole (less the above).
+a module whose name ends in ``_figures``). A module imported whole (``from lmtie_edu import gradients``)
+counts whole; ``from lmtie_edu.training import evaluate`` counts ``evaluate`` and the module's top-level
+definitions it uses, transitively — the code the lesson actually runs out of sight.
 
 Usage: python tools/visible_code.py [--min 60] [notebooks/NN_*.ipynb ...]   (exit 1 if a lesson is below --min)
 """
@@ -73,9 +74,18 @@ def code_lines(source: str, *, skip_figure_functions: bool = False) -> int:
     return len(counted)
 
 
-def imported_modules(sources: list[str]) -> set[str]:
-    """Top-level lmtie_edu modules a notebook imports (``from lmtie_edu import x``, ``from lmtie_edu.x import y``)."""
-    names = set()
+def imported_names(sources: list[str]) -> dict[str, set[str] | None]:
+    """lmtie_edu modules a notebook imports → the names it takes from each (None: the whole module)."""
+    wanted: dict[str, set[str] | None] = {}
+
+    def add(module: str, name: str | None) -> None:
+        if not (PACKAGE / f"{module}.py").exists():
+            return
+        if name is None or wanted.get(module, set()) is None:
+            wanted[module] = None
+        else:
+            wanted.setdefault(module, set()).add(name)
+
     for source in sources:
         source = "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines())
         try:
@@ -83,20 +93,48 @@ def imported_modules(sources: list[str]) -> set[str]:
         except SyntaxError:
             continue
         for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.module:
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "lmtie_edu":
                 parts = node.module.split(".")
-                if parts[0] != "lmtie_edu":
-                    continue
-                if len(parts) == 1:
-                    names.update(alias.name for alias in node.names)
-                else:
-                    names.add(parts[1])
+                for alias in node.names:
+                    if len(parts) == 1:
+                        add(alias.name, None)           # from lmtie_edu import module
+                    elif len(parts) == 2:
+                        add(parts[1], alias.name)       # from lmtie_edu.module import name
             elif isinstance(node, ast.Import):
                 for alias in node.names:
                     parts = alias.name.split(".")
                     if parts[0] == "lmtie_edu" and len(parts) > 1:
-                        names.add(parts[1])
-    return {name for name in names if (PACKAGE / f"{name}.py").exists()}
+                        add(parts[1], None)
+    return wanted
+
+
+def used_source(module: str, names: set[str] | None) -> str:
+    """The module's source, or only the top-level definitions ``names`` reach (transitively)."""
+    source = (PACKAGE / f"{module}.py").read_text(encoding="utf-8")
+    if names is None:
+        return source
+    tree = ast.parse(source)
+    top = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            top[node.name] = node
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            for target in (node.targets if isinstance(node, ast.Assign) else [node.target]):
+                if isinstance(target, ast.Name):
+                    top[target.id] = node
+    todo, seen = [n for n in names if n in top], set()
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        todo += [n.id for n in ast.walk(top[name]) if isinstance(n, ast.Name) and n.id in top and n.id not in seen]
+    lines = source.splitlines()
+    parts = []
+    for node in {id(top[n]): top[n] for n in seen}.values():
+        start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+        parts.append("\n".join(lines[start - 1:node.end_lineno]))
+    return "\n\n".join(parts)
 
 
 def lesson_share(path: Path) -> dict:
@@ -104,9 +142,9 @@ def lesson_share(path: Path) -> dict:
     code_cells = ["".join(c["source"]) for c in cells
                   if c["cell_type"] == "code" and "exercise" not in c.get("metadata", {}).get("tags", [])]
     in_cells = sum(code_lines(source) for source in code_cells)
-    modules = sorted(m for m in imported_modules(code_cells) if m not in PLUMBING and not m.endswith("_figures"))
-    hidden = {m: code_lines((PACKAGE / f"{m}.py").read_text(encoding="utf-8"), skip_figure_functions=True)
-              for m in modules}
+    wanted = imported_names(code_cells)
+    hidden = {m: code_lines(used_source(m, wanted[m]), skip_figure_functions=True)
+              for m in sorted(wanted) if m not in PLUMBING and not m.endswith("_figures")}
     total = in_cells + sum(hidden.values())
     return {"lesson": path.stem, "cell_lines": in_cells, "module_lines": hidden,
             "share": round(100 * in_cells / total, 1) if total else 100.0}
