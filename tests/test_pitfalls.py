@@ -1,74 +1,101 @@
-"""Lesson 07 helpers: tying methods, counting, checkpoints, decay groups, untying, transformers, compile, the panel."""
+"""Lesson 07 helpers: the fixed batch, the optimiser check, checkpoints, a tiny GPT-2, the tying-method panel."""
+
+import math
 
 import pytest
 import torch
-import torch.nn.functional as F
 from torch import nn
 
-from lmtie_edu import pitfalls
+from lmtie_edu import checkpoints, pitfall_figures, pitfalls
 from lmtie_edu.models import TinyLM
 
 
-# -- tying methods and the optimiser ----------------------------------------------------------------
+def _optimiser():
+    return torch.optim.SGD([nn.Parameter(torch.ones(2))], lr=0.1)
+
+
+# -- the panel's experiment: share, copy, new Parameter after the optimiser ---------------------------
 def test_share_is_one_trained_parameter():
-    out = pitfalls.track_tying("share", steps=3)
+    out = pitfall_figures.track_tying("share", steps=3)
     assert out["one Parameter"] and out["embedding in optimiser"]
     assert max(out["max_difference"]) == 0.0 and out["moved"][-1] > 0
 
 
 def test_copy_starts_equal_and_drifts_apart():
-    out = pitfalls.track_tying("copy", steps=3)
+    out = pitfall_figures.track_tying("copy", steps=3)
     assert not out["one Parameter"]
     assert out["max_difference"][0] == 0.0 and out["max_difference"][1] > 0
     assert torch.equal(out["embedding"][0], out["head"][0]) and not torch.equal(out["embedding"][-1], out["head"][-1])
 
 
 def test_new_parameter_after_optimiser_is_tied_but_frozen():
-    model, optimiser = pitfalls.build_with_method("new Parameter after optimiser")
+    model, optimiser = pitfall_figures.build_with_method("new Parameter after optimiser")
     assert model.tied and not pitfalls.in_optimiser(model.embedding.weight, optimiser)
-    out = pitfalls.track_tying("new Parameter after optimiser", steps=3)
+    out = pitfall_figures.track_tying("new Parameter after optimiser", steps=3)
     assert out["moved"] == [0.0] * 4 and max(out["max_difference"]) == 0.0
 
 
 def test_tie_off_is_two_independent_matrices_whatever_the_method():
-    for method in pitfalls.METHODS:
-        model, optimiser = pitfalls.build_with_method(method, tie_weights=False)
+    for method in pitfall_figures.METHODS:
+        model, optimiser = pitfall_figures.build_with_method(method, tie_weights=False)
         assert not model.tied and not torch.equal(model.embedding.weight, model.head.weight)
         assert pitfalls.in_optimiser(model.head.weight, optimiser)
 
 
 def test_tracked_values_follow_the_model():
-    out = pitfalls.track_tying("share", steps=2)
-    model, _ = pitfalls.build_with_method("share")
-    row, col = pitfalls.TRACKED[0]
+    out = pitfall_figures.track_tying("share", steps=2)
+    model, _ = pitfall_figures.build_with_method("share")
+    row, col = pitfall_figures.TRACKED[0]
     assert out["embedding"][0, 0] == model.embedding.weight[row, col]
-    assert out["embedding"].shape == (3, len(pitfalls.TRACKED))
+    assert out["embedding"].shape == (3, len(pitfall_figures.TRACKED))
 
 
-@pytest.mark.parametrize("kwargs, error, text", [
-    ({"method": "clone"}, ValueError, r"method must be one of \['share', 'copy', 'new Parameter after optimiser'\]; got 'clone'"),
-    ({"method": "share", "tie_weights": "yes"}, TypeError, "tie_weights must be True or False; got 'yes'"),
+@pytest.mark.parametrize("build", [
+    lambda: pitfall_figures.build_with_method("copy", seed=3),
+    lambda: pitfalls.tiny_gpt2(seed=3),
+    lambda: pitfalls.demo_data(seed=3),
 ])
-def test_build_with_method_rejects_bad_input(kwargs, error, text):
+def test_helpers_leave_the_learners_random_state_alone(build):
+    torch.manual_seed(123)
+    expected = torch.rand(3)
+    torch.manual_seed(123)
+    build()
+    assert torch.equal(torch.rand(3), expected)
+
+
+def test_build_with_method_is_reproducible_from_its_seed():
+    a, _ = pitfall_figures.build_with_method("share", seed=5)
+    b, _ = pitfall_figures.build_with_method("share", seed=5)
+    assert torch.equal(a.embedding.weight, b.embedding.weight)
+
+
+@pytest.mark.parametrize("call, error, text", [
+    (lambda: pitfall_figures.build_with_method("clone"), ValueError,
+     r"method must be one of \['share', 'copy', 'new Parameter after optimiser'\]; got 'clone'"),
+    (lambda: pitfall_figures.build_with_method("share", tie_weights="yes"), TypeError,
+     "tie_weights must be True or False; got 'yes'"),
+    (lambda: pitfall_figures.build_with_method("share", lr=math.nan), ValueError, "lr must be a number > 0; got nan"),
+    (lambda: pitfall_figures.build_with_method("share", lr=-0.1), ValueError, "lr must be a number > 0; got -0.1"),
+    (lambda: pitfall_figures.build_with_method("share", lr="0.1"), ValueError, "lr must be a number > 0; got '0.1'"),
+    (lambda: pitfall_figures.build_with_method("share", d_model=0), ValueError, "d_model must be an integer >= 1; got 0"),
+    (lambda: pitfall_figures.build_with_method("share", d_model=8.0), TypeError, "use 8 instead of 8.0"),
+    (lambda: pitfall_figures.build_with_method("share", vocab_size=10**8), ValueError,
+     r"vocab_size must be an integer in \[2, 100,000\]"),
+    (lambda: pitfall_figures.build_with_method("share", seed="0"), TypeError, "seed must be an integer >= 0; got '0'"),
+    (lambda: pitfall_figures.track_tying("share", steps=0), ValueError, r"steps must be an integer >= 1; got 0"),
+    (lambda: pitfall_figures.track_tying("share", steps=2.5), TypeError, "steps must be an integer"),
+    (lambda: pitfall_figures.track_tying("share", steps=10**6), ValueError, r"steps must be an integer in \[1, 1,000\]"),
+    (lambda: pitfall_figures.track_tying("share", steps=True), TypeError, "steps must be an integer"),
+    (lambda: pitfall_figures.track_tying("share", seed=-1), ValueError, "seed must be an integer >= 0; got -1"),
+])
+def test_panel_experiment_rejects_bad_input(call, error, text):
     with pytest.raises(error, match=text):
-        pitfalls.build_with_method(**kwargs)
-
-
-def test_track_tying_rejects_bad_steps():
-    with pytest.raises(ValueError, match="steps must be an integer >= 1; got 0"):
-        pitfalls.track_tying("share", steps=0)
-    with pytest.raises(TypeError, match="steps must be an integer"):
-        pitfalls.track_tying("share", steps=2.5)
-
-
-def test_demo_data_rejects_tiny_vocabulary():
-    with pytest.raises(ValueError, match="vocab_size must be an integer >= 2; got 1"):
-        pitfalls.demo_data(vocab_size=1)
+        call()
 
 
 # -- the panel -------------------------------------------------------------------------------------
 def test_panel_tie_toggle_changes_numbers_and_figure():
-    panel = pitfalls.tying_method_panel(method="share")
+    panel = pitfall_figures.tying_method_panel(method="share")
     png = panel.image.value
     assert panel.result.numbers["one Parameter (E is H)"] is True
     panel.tie.value = False
@@ -78,7 +105,7 @@ def test_panel_tie_toggle_changes_numbers_and_figure():
 
 
 def test_panel_method_choice_changes_the_result():
-    panel = pitfalls.tying_method_panel()
+    panel = pitfall_figures.tying_method_panel()
     panel.set(method="copy", steps=5)
     assert panel.result.numbers["max |E − H| after 5 steps"] > 0
     panel.set(method="new Parameter after optimiser")
@@ -92,123 +119,50 @@ def test_panel_method_choice_changes_the_result():
     ({"tie": 1}, TypeError, "tie must be True or False"),
 ])
 def test_panel_rejects_impossible_values(values, error, text):
-    panel = pitfalls.tying_method_panel()
+    panel = pitfall_figures.tying_method_panel()
     with pytest.raises(error, match=text):
         panel.set(**values)
 
 
+@pytest.mark.parametrize("kwargs, error, text", [
+    ({"method": "clone"}, ValueError, "method must be one of"),
+    ({"steps": 41}, ValueError, r"steps must be an integer in \[1, 40\] \(the range of the steps slider\); got 41"),
+    ({"steps": 0}, ValueError, "steps must be an integer >= 1; got 0"),
+    ({"tie": 1}, TypeError, "tie must be True or False; got 1"),
+])
+def test_panel_factory_rejects_bad_input(kwargs, error, text):
+    with pytest.raises(error, match=text):
+        pitfall_figures.tying_method_panel(**kwargs)
+
+
 def test_figure_function_rejects_bad_input():
     with pytest.raises(ValueError, match="method must be one of"):
-        pitfalls.tying_method_figure(True, ["share"], 3)
+        pitfall_figures.tying_method_figure(True, ["share"], 3)
     with pytest.raises(TypeError, match="tie must be True or False"):
-        pitfalls.tying_method_figure("yes", "share", 3)
+        pitfall_figures.tying_method_figure("yes", "share", 3)
+    with pytest.raises(ValueError, match=r"steps must be an integer in \[1, 1,000\]"):
+        pitfall_figures.tying_method_figure(True, "share", 5000)
 
 
-# -- counting --------------------------------------------------------------------------------------
-def test_parameter_counts_tied_and_untied():
-    tied, untied = TinyLM(20, 4, tie=True), TinyLM(20, 4, tie=False)
-    t, u = pitfalls.parameter_counts(tied), pitfalls.parameter_counts(untied)
-    assert u["parameters()"] - t["parameters()"] == 20 * 4
-    assert t["state_dict()"] == t["named_parameters(remove_duplicate=False)"] == u["state_dict()"]
-    assert t["state_dict(), each storage once"] == t["parameters()"]
-    assert u["state_dict(), each storage once"] == u["parameters()"]
+# -- the fixed batch and the optimiser check --------------------------------------------------------
+def test_demo_data_is_fixed_by_its_seed():
+    a, b = pitfalls.demo_data(seed=1), pitfalls.demo_data(seed=1)
+    assert torch.equal(a[0], b[0]) and torch.equal(a[1], b[1]) and a[0].shape == (198, 2)
 
 
-def test_count_unique_elements_counts_views_of_one_storage_separately_when_they_differ():
-    base = torch.zeros(4, 3)
-    assert pitfalls.count_unique_elements([base, base, base[0], base[1]]) == 12 + 3 + 3
-
-
-@pytest.mark.parametrize("bad, text", [
-    (torch.zeros(3), "iterable of tensors"),
-    ([torch.zeros(2), "x"], "every item must be a torch.Tensor; got str"),
-    ([torch.zeros(2, device="meta")], "meta tensors"),
+@pytest.mark.parametrize("kwargs, error, text", [
+    ({"vocab_size": 1}, ValueError, "vocab_size must be an integer >= 2; got 1"),
+    ({"vocab_size": "16"}, TypeError, "vocab_size must be an integer >= 2; got '16'"),
+    ({"vocab_size": True}, TypeError, "vocab_size must be an integer"),
+    ({"length": 10**12}, ValueError, r"length must be an integer in \[2, 1,000,000\]"),
+    ({"context": 0}, ValueError, "context must be an integer >= 1; got 0"),
+    ({"context": 300}, ValueError, "needs more than context=300 tokens; got 200"),
+    ({"seed": -1}, ValueError, "seed must be an integer >= 0; got -1"),
+    ({"seed": 0.5}, TypeError, "seed must be an integer >= 0; got 0.5"),
 ])
-def test_count_unique_elements_rejects_bad_input(bad, text):
-    with pytest.raises((TypeError, ValueError), match=text):
-        pitfalls.count_unique_elements(bad)
-
-
-def test_parameter_counts_rejects_non_module():
-    with pytest.raises(TypeError, match="model must be an nn.Module; got dict"):
-        pitfalls.parameter_counts({})
-
-
-# -- saving and loading ----------------------------------------------------------------------------
-def test_torch_checkpoint_stores_a_tie_once_and_deterministically():
-    torch.manual_seed(0)
-    tied, untied = TinyLM(200, 16, tie=True), TinyLM(200, 16, tie=False)
-    size_tied, loaded = pitfalls.torch_checkpoint(tied.state_dict())
-    size_untied, _ = pitfalls.torch_checkpoint(untied.state_dict())
-    assert size_untied - size_tied >= 200 * 16 * 4
-    assert pitfalls.torch_checkpoint(tied.state_dict())[0] == size_tied
-    assert loaded["head.weight"].untyped_storage().data_ptr() == loaded["embedding.weight"].untyped_storage().data_ptr()
-
-
-def test_safetensors_save_file_refuses_a_tie_and_accepts_untied():
-    message = pitfalls.safetensors_save_file_error(TinyLM(10, 4, tie=True).state_dict())
-    assert message.startswith("Some tensors share memory") and "[['embedding.weight', 'head.weight']]" in message
-    assert pitfalls.safetensors_save_file_error(TinyLM(10, 4, tie=False).state_dict()) is None
-
-
-def test_safetensors_checkpoint_keeps_one_copy_and_retie_restores_the_tie():
-    torch.manual_seed(0)
-    tied = TinyLM(10, 4, tie=True)
-    _, stored = pitfalls.safetensors_checkpoint(tied)
-    assert "head.weight" not in stored and "embedding.weight" in stored
-    restored = pitfalls.load_untied_checkpoint_and_retie(TinyLM(10, 4, tie=False), stored)
-    assert restored.tied and torch.equal(restored.head.weight, tied.head.weight)
-
-
-@pytest.mark.parametrize("call, error, text", [
-    (lambda: pitfalls.torch_checkpoint([1, 2]), TypeError, "state_dict must be a mapping of names to tensors"),
-    (lambda: pitfalls.safetensors_save_file_error({"a": 1}), TypeError, "state_dict must be a mapping"),
-    (lambda: pitfalls.safetensors_checkpoint("model"), TypeError, "model must be an nn.Module; got str"),
-    (lambda: pitfalls.load_untied_checkpoint_and_retie(nn.Linear(2, 2), {}), TypeError, "model must be a TinyLM"),
-    (lambda: pitfalls.load_untied_checkpoint_and_retie(TinyLM(10, 4), {"x": torch.zeros(1)}), ValueError,
-     "checkpoint does not match the model"),
-])
-def test_checkpoint_helpers_reject_bad_input(call, error, text):
+def test_demo_data_rejects_bad_input(kwargs, error, text):
     with pytest.raises(error, match=text):
-        call()
-
-
-# -- decay groups, untying -------------------------------------------------------------------------
-def test_decay_groups_put_the_tied_matrix_in_exactly_one_group():
-    model = TinyLM(10, 4, tie=True)
-    groups = pitfalls.decay_groups(model, 0.1)
-    torch.optim.AdamW(groups)  # would raise if a Parameter were in two groups
-    hits = [sum(p is model.embedding.weight for p in g["params"]) for g in groups]
-    assert hits == [1, 0]
-    assert sum(len(g["params"]) for g in groups) == len(list(model.parameters()))
-    assert all(p.dim() < 2 for p in groups[1]["params"])
-
-
-@pytest.mark.parametrize("args, error, text", [
-    (("model", 0.1), TypeError, "model must be an nn.Module"),
-    ((None, -1.0), ValueError, r"weight_decay must be a number >= 0; got -1.0"),
-    ((None, True), ValueError, "weight_decay must be a number >= 0; got True"),
-])
-def test_decay_groups_reject_bad_input(args, error, text):
-    model = TinyLM(10, 4) if args[0] is None else args[0]
-    with pytest.raises(error, match=text):
-        pitfalls.decay_groups(model, args[1])
-
-
-def test_untie_for_finetuning_reports_the_cost_and_unties():
-    model = TinyLM(30, 4, tie=True)
-    out = pitfalls.untie_for_finetuning(model)
-    assert out["parameters after"] - out["parameters before"] == 30 * 4
-    assert out["weight bytes after"] - out["weight bytes before"] == 30 * 4 * 4
-    assert out["values still equal"] and not out["one Parameter"] and not out["one storage"]
-    assert not model.tied
-
-
-def test_untie_for_finetuning_rejects_bad_input():
-    with pytest.raises(ValueError, match="nothing to untie"):
-        pitfalls.untie_for_finetuning(TinyLM(10, 4, tie=False))
-    with pytest.raises(TypeError, match="model must be a TinyLM"):
-        pitfalls.untie_for_finetuning(nn.Linear(2, 2))
+        pitfalls.demo_data(**kwargs)
 
 
 def test_in_optimiser_uses_identity_not_values():
@@ -218,41 +172,135 @@ def test_in_optimiser_uses_identity_not_values():
     assert not pitfalls.in_optimiser(nn.Parameter(torch.ones(2)), optimiser)
 
 
-# -- transformers and compile ----------------------------------------------------------------------
+@pytest.mark.parametrize("args, text", [
+    (("weight", _optimiser()), "parameter must be a torch.Tensor"),
+    ((nn.Parameter(torch.ones(1)), []), "optimiser must be a torch.optim.Optimizer; got list"),
+])
+def test_in_optimiser_rejects_bad_input(args, text):
+    with pytest.raises(TypeError, match=text):
+        pitfalls.in_optimiser(*args)
+
+
+# -- counting each storage once ---------------------------------------------------------------------
+def test_count_unique_elements_counts_views_of_one_storage_separately_when_they_differ():
+    base = torch.zeros(4, 3)
+    assert checkpoints.count_unique_elements([base, base, base[0], base[1]]) == 12 + 3 + 3
+
+
+def test_count_unique_elements_on_state_dicts():
+    tied, untied = TinyLM(20, 4, tie=True), TinyLM(20, 4, tie=False)
+    assert checkpoints.count_unique_elements(tied.state_dict().values()) == sum(p.numel() for p in tied.parameters())
+    assert checkpoints.count_unique_elements(untied.state_dict()) == sum(p.numel() for p in untied.parameters())
+
+
+@pytest.mark.parametrize("tensors, expected", [
+    ([], 0),
+    ([torch.zeros(0), torch.zeros(0, 3)], 0),                # empty tensors count nothing
+    ([torch.tensor([math.nan, math.inf])], 2),               # values do not matter, memory does
+    ([torch.zeros(3, dtype=torch.float64)], 3),
+])
+def test_count_unique_elements_edge_cases(tensors, expected):
+    assert checkpoints.count_unique_elements(tensors) == expected
+
+
+@pytest.mark.parametrize("bad, error, text", [
+    (torch.zeros(3), TypeError, "iterable of tensors"),
+    (nn.Linear(2, 2), TypeError, "iterable of tensors"),
+    ("weights", TypeError, "iterable of tensors"),
+    (5, TypeError, "iterable of tensors.*got int"),
+    ([torch.zeros(2), "x"], TypeError, "every item must be a torch.Tensor; got str"),
+    ([torch.zeros(2, device="meta")], ValueError, "meta tensors"),
+])
+def test_count_unique_elements_rejects_bad_input(bad, error, text):
+    with pytest.raises(error, match=text):
+        checkpoints.count_unique_elements(bad)
+
+
+# -- saving and loading ----------------------------------------------------------------------------
+def test_torch_checkpoint_stores_a_tie_once_and_deterministically():
+    torch.manual_seed(0)
+    tied, untied = TinyLM(200, 16, tie=True), TinyLM(200, 16, tie=False)
+    size_tied, loaded = checkpoints.torch_checkpoint(tied.state_dict())
+    size_untied, _ = checkpoints.torch_checkpoint(untied.state_dict())
+    assert size_untied - size_tied >= 200 * 16 * 4
+    assert checkpoints.torch_checkpoint(tied.state_dict())[0] == size_tied
+    assert loaded["head.weight"].untyped_storage().data_ptr() == loaded["embedding.weight"].untyped_storage().data_ptr()
+
+
+def test_torch_checkpoint_keeps_values_and_dtypes():
+    state = {"nan": torch.tensor([math.nan, 1.0]), "f64": torch.zeros(2, dtype=torch.float64), "empty": torch.zeros(0)}
+    _, loaded = checkpoints.torch_checkpoint(state)
+    assert torch.equal(loaded["nan"][1:], state["nan"][1:]) and loaded["nan"][0].isnan()
+    assert loaded["f64"].dtype == torch.float64 and loaded["empty"].shape == (0,)
+    assert checkpoints.torch_checkpoint({})[1] == {}
+
+
+def test_safetensors_save_file_refuses_a_tie_and_accepts_untied():
+    message = checkpoints.safetensors_save_file_error(TinyLM(10, 4, tie=True).state_dict())
+    assert message.startswith("Some tensors share memory") and "[['embedding.weight', 'head.weight']]" in message
+    assert checkpoints.safetensors_save_file_error(TinyLM(10, 4, tie=False).state_dict()) is None
+    assert checkpoints.safetensors_save_file_error({}) is None
+
+
+def test_safetensors_checkpoint_keeps_one_copy_that_reloads_into_a_tie():
+    torch.manual_seed(0)
+    tied = TinyLM(10, 4, tie=True)
+    _, stored = checkpoints.safetensors_checkpoint(tied)
+    assert "head.weight" not in stored and "embedding.weight" in stored
+    restored = TinyLM(10, 4, tie=False)
+    missing, unexpected = restored.load_state_dict(stored, strict=False)
+    restored.head.weight = restored.embedding.weight
+    assert missing == ["head.weight"] and not unexpected and torch.equal(restored.head.weight, tied.head.weight)
+    assert checkpoints.safetensors_checkpoint(nn.ReLU())[1] == {}  # a model without parameters saves nothing
+
+
+@pytest.mark.parametrize("call, error, text", [
+    (lambda: checkpoints.torch_checkpoint([1, 2]), TypeError, "state_dict must be a mapping of names to tensors"),
+    (lambda: checkpoints.torch_checkpoint({"a": 1}), TypeError, "state_dict must be a mapping of names to tensors"),
+    (lambda: checkpoints.torch_checkpoint({1: torch.zeros(2)}), TypeError, "state_dict keys must be strings"),
+    (lambda: checkpoints.torch_checkpoint({"a": torch.zeros(2, device="meta")}), ValueError,
+     r"meta tensors hold no values to save; got meta tensors for \['a'\]"),
+    (lambda: checkpoints.safetensors_save_file_error({"a": 1}), TypeError, "state_dict must be a mapping"),
+    (lambda: checkpoints.safetensors_save_file_error({"a": torch.zeros(3, 4).t()}), ValueError,
+     r"contiguous tensors only; call .contiguous\(\) on \['a'\]"),
+    (lambda: checkpoints.safetensors_save_file_error({"a": torch.zeros(2, device="meta")}), ValueError, "meta tensors"),
+    (lambda: checkpoints.safetensors_checkpoint("model"), TypeError, "model must be an nn.Module; got str"),
+    (lambda: checkpoints.safetensors_checkpoint(nn.Linear(2, 2, device="meta")), ValueError,
+     r"meta tensors hold no values to save; got meta tensors for \['bias', 'weight'\]"),
+])
+def test_checkpoint_helpers_reject_bad_input(call, error, text):
+    with pytest.raises(error, match=text):
+        call()
+
+
+# -- a tiny GPT-2 from a config --------------------------------------------------------------------
+def _gpt2_is_tied(model):
+    return model.lm_head.weight is model.transformer.wte.weight   # the check the lesson writes in its cell
+
+
 def test_tiny_gpt2_ties_by_config_and_resize_keeps_it():
     model = pitfalls.tiny_gpt2(vocab_size=40, tie=True)
-    assert pitfalls.gpt2_is_tied(model)
-    assert not pitfalls.gpt2_is_tied(pitfalls.tiny_gpt2(vocab_size=40, tie=False))
+    assert _gpt2_is_tied(model)
+    assert not _gpt2_is_tied(pitfalls.tiny_gpt2(vocab_size=40, tie=False))
     model.resize_token_embeddings(48, mean_resizing=False)
-    assert pitfalls.gpt2_is_tied(model) and model.lm_head.weight.shape == (48, 16)
+    assert _gpt2_is_tied(model) and model.lm_head.weight.shape == (48, 16)
     model.transformer.wte = nn.Embedding(50, 16)
-    assert not pitfalls.gpt2_is_tied(model)
+    assert not _gpt2_is_tied(model)
+
+
+def test_tiny_gpt2_is_reproducible_from_its_seed():
+    a, b = pitfalls.tiny_gpt2(seed=2), pitfalls.tiny_gpt2(seed=2)
+    assert torch.equal(a.lm_head.weight, b.lm_head.weight)
 
 
 @pytest.mark.parametrize("kwargs, error, text", [
     ({"vocab_size": 1}, ValueError, "vocab_size must be an integer >= 2; got 1"),
+    ({"vocab_size": 10**9}, ValueError, r"vocab_size must be an integer in \[2, 100,000\]"),
+    ({"vocab_size": 64.0}, TypeError, "use 64 instead of 64.0"),
     ({"tie": "yes"}, TypeError, "tie must be True or False"),
+    ({"seed": -3}, ValueError, "seed must be an integer >= 0; got -3"),
+    ({"seed": 1.5}, TypeError, "seed must be an integer >= 0; got 1.5"),
 ])
 def test_tiny_gpt2_rejects_bad_input(kwargs, error, text):
     with pytest.raises(error, match=text):
         pitfalls.tiny_gpt2(**kwargs)
-
-
-def test_compiled_step_check_eager_backend_matches_and_keeps_tie():
-    out = pitfalls.compiled_step_check(backend="eager", steps=2)
-    assert out["tie holds after compiled steps"] and out["max |compiled − eager| weight"] < 1e-6
-
-
-def test_compiled_step_check_rejects_bad_input():
-    with pytest.raises(ValueError, match=r"backend must be one of \['eager', 'aot_eager', 'inductor'\]; got 'tvm'"):
-        pitfalls.compiled_step_check(backend="tvm")
-    with pytest.raises(ValueError, match="steps must be an integer >= 1"):
-        pitfalls.compiled_step_check(steps=0)
-
-
-def test_tied_bigram_is_tied_and_trains():
-    model = pitfalls.TiedBigram(8, 4)
-    assert model.head.weight is model.embedding.weight
-    loss = F.cross_entropy(model(torch.tensor([1, 2])), torch.tensor([2, 3]))
-    loss.backward()
-    assert model.embedding.weight.grad is not None

@@ -1,15 +1,31 @@
-"""Lesson 07 sharing helpers: three-way sharing, cross-layer sharing, T5 in transformers."""
+"""Lesson 07 sharing helpers: three-way sharing in an encoder–decoder, T5 in transformers."""
+
+import ast
+import math
 
 import pytest
 import torch
 import torch.nn.functional as F
+from notebook_code import cell_definition
 from torch import nn
 
-from lmtie_edu import sharing
+from lmtie_edu import positions, sharing
+
+
+def _lesson_class(name: str):
+    """The class exactly as the lesson's cell defines it (it lives only there), run with the cell's imports."""
+    node = cell_definition("07_tying_in_practice.ipynb", name)
+    namespace = {"math": math, "nn": nn, "torch": torch, "sinusoidal_positions": positions.sinusoidal_positions,
+                 "check_seq2seq_config": sharing.check_seq2seq_config, "check_seq2seq_ids": sharing.check_seq2seq_ids}
+    exec(compile(ast.Module(body=[node], type_ignores=[]), f"<lesson 07 cell: {name}>", "exec"), namespace)
+    return namespace[name]
+
+
+S = _lesson_class("SharedVocabSeq2Seq")
 
 
 def test_sinusoidal_positions_shape_range_and_first_row():
-    table = sharing.sinusoidal_positions(10, 8)
+    table = positions.sinusoidal_positions(10, 8)
     assert table.shape == (10, 8) and table.abs().max() <= 1
     assert torch.equal(table[0, 0::2], torch.zeros(4)) and torch.equal(table[0, 1::2], torch.ones(4))
 
@@ -21,24 +37,29 @@ def test_sinusoidal_positions_shape_range_and_first_row():
 ])
 def test_sinusoidal_positions_rejects_bad_input(args, error, text):
     with pytest.raises(error, match=text):
-        sharing.sinusoidal_positions(*args)
+        positions.sinusoidal_positions(*args)
 
 
 @pytest.mark.parametrize("mode, matrices", [("three-way", 1), ("inputs only", 2), ("none", 3)])
 def test_seq2seq_sharing_modes(mode, matrices):
-    model = sharing.SharedVocabSeq2Seq(vocab_size=20, d_model=8, sharing=mode)
+    model = S(vocab_size=20, d_model=8, sharing=mode)
     assert model.vocabulary_matrices() == matrices
-    none = sharing.SharedVocabSeq2Seq(vocab_size=20, d_model=8, sharing="none")
+    none = S(vocab_size=20, d_model=8, sharing="none")
     saved = (3 - matrices) * 20 * 8
     assert sum(p.numel() for p in none.parameters()) - sum(p.numel() for p in model.parameters()) == saved
     logits = model(torch.tensor([[1, 2, 3]]), torch.tensor([[4, 5]]))
     assert logits.shape == (1, 2, 20)
 
 
+def test_seq2seq_accepts_lists_and_batches():
+    model = S(vocab_size=20, d_model=8)
+    assert model([[1, 2], [3, 4]], [[5], [6]]).shape == (2, 1, 20)
+
+
 def test_three_way_gradient_is_the_sum_of_the_three_roles():
     torch.manual_seed(0)
-    three = sharing.SharedVocabSeq2Seq(vocab_size=12, d_model=8)
-    separate = sharing.SharedVocabSeq2Seq(vocab_size=12, d_model=8, sharing="none")
+    three = S(vocab_size=12, d_model=8)
+    separate = S(vocab_size=12, d_model=8, sharing="none")
     separate.load_state_dict(three.state_dict())
     src, tgt_in, tgt_out = torch.tensor([[1, 2, 3]]), torch.tensor([[0, 4]]), torch.tensor([[4, 5]])
     for model in (three, separate):
@@ -50,60 +71,90 @@ def test_three_way_gradient_is_the_sum_of_the_three_roles():
 
 def test_decoder_is_causal():
     torch.manual_seed(0)
-    model = sharing.SharedVocabSeq2Seq(vocab_size=12, d_model=8)
+    model = S(vocab_size=12, d_model=8)
     src = torch.tensor([[1, 2, 3]])
     a = model(src, torch.tensor([[4, 5, 6]]))
     b = model(src, torch.tensor([[4, 5, 9]]))
     assert torch.allclose(a[:, :2], b[:, :2], atol=1e-6) and not torch.allclose(a[:, 2], b[:, 2])
 
 
-@pytest.mark.parametrize("call, error, text", [
-    (lambda: sharing.SharedVocabSeq2Seq(sharing="two-way"), ValueError,
-     r"sharing must be one of \['three-way', 'inputs only', 'none'\]; got 'two-way'"),
-    (lambda: sharing.SharedVocabSeq2Seq(vocab_size=0), ValueError, "vocab_size must be an integer >= 1"),
-    (lambda: sharing.SharedVocabSeq2Seq(vocab_size=10)(torch.tensor([[10]]), torch.tensor([[1]])), ValueError,
-     r"\[0, 9\].*got 10"),
-    (lambda: sharing.SharedVocabSeq2Seq(vocab_size=10, max_length=4)(torch.zeros(1, 5, dtype=torch.long),
-                                                                      torch.tensor([[1]])), ValueError,
-     "at most 4 tokens; got 5"),
-    (lambda: sharing.SharedVocabSeq2Seq(vocab_size=10)(torch.tensor([[1.0]]), torch.tensor([[1]])), TypeError,
-     "must be integers"),
-])
-def test_seq2seq_rejects_bad_input(call, error, text):
-    with pytest.raises(error, match=text):
-        call()
-
-
-@pytest.mark.parametrize("share, blocks", [(True, 1), (False, 3)])
-def test_shared_block_stack_counts(share, blocks):
-    stack = sharing.SharedBlockStack(50, 8, 3, share=share)
-    assert sum(p.numel() for p in stack.parameters()) == 50 * 8 + blocks * (8 * 8 + 8)
-    assert len({id(layer) for layer in stack.layers}) == blocks
-    assert stack(torch.tensor([[1, 2]])).shape == (1, 2, 8)
-
-
 @pytest.mark.parametrize("kwargs, error, text", [
-    ({"share": "yes"}, TypeError, "share must be True or False"),
-    ({"num_layers": 0}, ValueError, "num_layers must be an integer >= 1"),
+    ({"sharing": "two-way"}, ValueError, r"sharing must be one of \['three-way', 'inputs only', 'none'\]; got 'two-way'"),
+    ({"sharing": True}, ValueError, "sharing must be one of"),
+    ({"vocab_size": 0}, ValueError, "vocab_size must be an integer >= 1; got 0"),
+    ({"vocab_size": -5}, ValueError, "vocab_size must be an integer >= 1; got -5"),
+    ({"vocab_size": 32.0}, TypeError, "use 32 instead of 32.0"),
+    ({"vocab_size": "32"}, TypeError, "vocab_size must be an integer >= 1; got '32'"),
+    ({"vocab_size": 10**8}, ValueError, r"vocab_size must be an integer in \[1, 100,000\]"),
+    ({"d_model": 15, "nhead": 1}, ValueError, "d_model must be even"),
+    ({"d_model": 16, "nhead": 3}, ValueError, "d_model must be divisible by nhead.*d_model=16, nhead=3"),
+    ({"d_model": 10**6}, ValueError, r"d_model must be an integer in \[2, 1,024\]"),
+    ({"nhead": 0}, ValueError, "nhead must be an integer >= 1; got 0"),
+    ({"nhead": True}, TypeError, "nhead must be an integer"),
+    ({"dim_feedforward": 10**7}, ValueError, r"dim_feedforward must be an integer in \[1, 16,384\]"),
+    ({"max_length": 0}, ValueError, "max_length must be an integer >= 1; got 0"),
 ])
-def test_shared_block_stack_rejects_bad_input(kwargs, error, text):
-    args = {"vocab_size": 10, "d_model": 4, "num_layers": 2, **kwargs}
+def test_seq2seq_constructor_rejects_bad_input(kwargs, error, text):
     with pytest.raises(error, match=text):
-        sharing.SharedBlockStack(**args)
+        S(**kwargs)
+
+
+LONG = torch.long
+
+
+@pytest.mark.parametrize("source, target, error, text", [
+    (torch.tensor([[1, 2], [3, 4]]), torch.tensor([[1, 2]]), ValueError,
+     "source ids and target ids must have the same batch size.*got 2 sources and 1 targets"),
+    (torch.zeros(0, 3, dtype=LONG), torch.zeros(0, 2, dtype=LONG), ValueError,
+     r"source ids must hold at least one sequence of at least one token; got shape \(0, 3\)"),
+    (torch.tensor([[1]]), torch.zeros(1, 0, dtype=LONG), ValueError,
+     r"target ids must hold at least one sequence of at least one token; got shape \(1, 0\)"),
+    (torch.tensor([[10]]), torch.tensor([[1]]), ValueError, r"source ids must lie in \[0, 9\].*got 10"),
+    (torch.tensor([[1]]), torch.tensor([[-1]]), ValueError, r"target ids must lie in \[0, 9\].*got -1"),
+    (torch.zeros(1, 17, dtype=LONG), torch.tensor([[1]]), ValueError, "source ids: sequences may have at most 16 tokens; got 17"),
+    (torch.tensor([[1.0]]), torch.tensor([[1]]), TypeError, "source ids must be integers"),
+    (torch.tensor([[1]]), torch.tensor([[True]]), TypeError, "target ids must be integers"),
+    (torch.tensor([1, 2]), torch.tensor([[1]]), ValueError, "source ids must have rank 2"),
+    ("hello", torch.tensor([[1]]), TypeError, "source ids must be integers"),
+    (torch.zeros(1, 2, dtype=LONG, device="meta"), torch.tensor([[1]]), ValueError,
+     r"source ids must hold real token ids; got a meta tensor of shape \(1, 2\)"),
+])
+def test_seq2seq_forward_rejects_bad_input(source, target, error, text):
+    with pytest.raises(error, match=text):
+        S(vocab_size=10)(source, target)
+
+
+def _roles(model):
+    """Which of T5's three vocabulary roles hold the ``shared`` Parameter (the lesson's cell checks the same)."""
+    shared = model.shared.weight
+    return [model.encoder.embed_tokens.weight is shared, model.decoder.embed_tokens.weight is shared,
+            model.lm_head.weight is shared]
 
 
 def test_tiny_t5_shares_three_ways_and_reload_with_own_head_unties():
-    info = sharing.t5_sharing(sharing.tiny_t5())
-    assert info["encoder input is shared"] and info["decoder input is shared"] and info["lm_head is shared"]
-    assert info["config.scale_decoder_outputs"]
+    model = sharing.tiny_t5()
+    assert _roles(model) == [True, True, True] and model.config.scale_decoder_outputs
     reloaded, messages = sharing.reload_t5_with_own_head()
-    info = sharing.t5_sharing(reloaded)
-    assert info["encoder input is shared"] and not info["lm_head is shared"]
+    assert _roles(reloaded) == [True, True, False]
     assert any("will NOT tie" in m for m in messages)
 
 
-def test_t5_helpers_reject_bad_input():
-    with pytest.raises(TypeError, match="tie_word_embeddings must be True or False"):
-        sharing.tiny_t5(tie_word_embeddings=1)
-    with pytest.raises(TypeError, match="model must be a T5ForConditionalGeneration; got Linear"):
-        sharing.t5_sharing(nn.Linear(2, 2))
+def test_tiny_t5_leaves_the_learners_random_state_alone_and_is_reproducible():
+    torch.manual_seed(7)
+    expected = torch.rand(2)
+    torch.manual_seed(7)
+    a = sharing.tiny_t5(seed=4)
+    assert torch.equal(torch.rand(2), expected)
+    assert torch.equal(a.shared.weight, sharing.tiny_t5(seed=4).shared.weight)
+
+
+@pytest.mark.parametrize("call, error, text", [
+    (lambda: sharing.tiny_t5(tie_word_embeddings=1), TypeError, "tie_word_embeddings must be True or False"),
+    (lambda: sharing.tiny_t5(tie_word_embeddings="no"), TypeError, "tie_word_embeddings must be True or False"),
+    (lambda: sharing.tiny_t5(seed=-1), ValueError, "seed must be an integer >= 0; got -1"),
+    (lambda: sharing.tiny_t5(seed=2.0), TypeError, "use 2 instead of 2.0"),
+    (lambda: sharing.reload_t5_with_own_head(seed="x"), TypeError, "seed must be an integer >= 0; got 'x'"),
+])
+def test_t5_helpers_reject_bad_input(call, error, text):
+    with pytest.raises(error, match=text):
+        call()

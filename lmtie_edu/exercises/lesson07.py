@@ -5,20 +5,18 @@ import torch.nn.functional as F
 from torch import nn
 
 from ..models import TinyLM
+from ..seeding import seeded
 from ..solutions import lesson07 as solutions
 from . import Mismatch, exercise, expect_equal
 
 
 def _models():
     """(description, model) pairs covering every way two matrices can look tied."""
-    torch.manual_seed(0)
-    tied, untied = TinyLM(10, 4, tie=True), TinyLM(10, 4, tie=False)
-    copied = TinyLM(10, 4, tie=False)
+    with seeded(0):  # the learner's random state is left alone
+        tied, untied, copied, aliased, retied = (TinyLM(10, 4, tie=tie) for tie in (True, False, False, False, False))
     with torch.no_grad():
         copied.head.weight.copy_(copied.embedding.weight)
-    aliased = TinyLM(10, 4, tie=False)
     aliased.head.weight.data = aliased.embedding.weight.data  # one storage, still two Parameters
-    retied = TinyLM(10, 4, tie=False)
     shared = nn.Parameter(retied.embedding.weight.detach().clone())
     retied.embedding.weight = retied.head.weight = shared
     return [("a model tied with tie()", tied), ("an untied model", untied),
@@ -29,23 +27,24 @@ def _models():
 
 def _optimiser_cases():
     """(description, model, optimiser) triples: every way the optimiser can miss a Parameter."""
-    torch.manual_seed(0)
+    with seeded(0):  # the learner's random state is left alone
+        models = [TinyLM(10, 4, tie=tie) for tie in (True, False, True, False, False)]
     cases = []
-    model = TinyLM(10, 4, tie=True)
+    model = models[0]
     cases.append(("tied, then the optimiser built", model, torch.optim.SGD(model.parameters(), lr=0.1)))
-    model = TinyLM(10, 4, tie=False)
+    model = models[1]
     optimiser = torch.optim.SGD(model.parameters(), lr=0.1)
     shared = nn.Parameter(model.embedding.weight.detach().clone())
     model.embedding.weight = model.head.weight = shared
     cases.append(("optimiser built, then a new shared Parameter tied in", model, optimiser))
-    model = TinyLM(10, 4, tie=True)
+    model = models[2]
     optimiser = torch.optim.SGD(model.parameters(), lr=0.1)
     model.head.weight = nn.Parameter(model.head.weight.detach().clone())
     cases.append(("optimiser built, then the head untied", model, optimiser))
-    model = TinyLM(10, 4, tie=False)
+    model = models[3]
     cases.append(("optimiser given only model.body.parameters()", model,
                   torch.optim.SGD(model.body.parameters(), lr=0.1)))
-    model = TinyLM(10, 4, tie=False)
+    model = models[4]
     copies = [nn.Parameter(p.detach().clone()) for p in model.parameters()]
     cases.append(("optimiser given equal-valued copies of every Parameter", model, torch.optim.SGD(copies, lr=0.1)))
     return cases
@@ -66,7 +65,7 @@ def not_in_optimiser(answer, solution):
           "but lives in one storage: remember (t.untyped_storage().data_ptr(), t.storage_offset(), t.shape) "
           "of the tensors already counted.")
 def count_checkpoint_parameters(answer, solution):
-    from ..pitfalls import torch_checkpoint
+    from ..checkpoints import torch_checkpoint
 
     cases = []
     for what, model in _models():
@@ -93,8 +92,8 @@ def _distinct(state):
           "optimiser.add_param_group({'params': [model.head.weight]}) — an optimiser only updates the "
           "Parameters it was given.")
 def untie_and_register(answer, solution):
-    torch.manual_seed(0)
-    model = TinyLM(10, 4, tie=True)
+    with seeded(0):  # the learner's random state is left alone
+        model = TinyLM(10, 4, tie=True)
     optimiser = torch.optim.SGD(model.parameters(), lr=0.5)
     before = model.embedding.weight.detach().clone()
     answer(model, optimiser)

@@ -1,0 +1,112 @@
+"""Lesson 07 — checkpoint plumbing: count each storage once, save into a temporary folder, read the size.
+
+A tied model's ``state_dict()`` lists the shared matrix under two keys that read one storage. The
+helpers here let the lesson's cells ask what a checkpoint costs without managing files:
+``count_unique_elements`` (elements, each piece of memory once), ``torch_checkpoint`` (``torch.save``
++ ``torch.load(weights_only=True)``), ``safetensors_checkpoint`` (``save_model``) and
+``safetensors_save_file_error`` (what ``save_file`` says about a tied state dict).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterable, Mapping
+
+import torch
+from torch import nn
+
+
+def _tensor_key(tensor: torch.Tensor) -> tuple:
+    """What makes two tensors the same numbers in memory: storage, offset, shape and strides."""
+    if tensor.device.type == "meta":
+        raise ValueError("meta tensors have no storage to compare; count them with model.parameters() instead")
+    return (tensor.untyped_storage().data_ptr(), tensor.storage_offset(), tuple(tensor.shape), tensor.stride())
+
+
+def count_unique_elements(tensors: Iterable[torch.Tensor] | Mapping) -> int:
+    """Elements of tensors counted once per distinct memory — right for tied and untied models alike,
+    and for a loaded ``state_dict`` whose keys alias one storage. A mapping counts its values."""
+    if isinstance(tensors, Mapping):
+        tensors = tensors.values()
+    if isinstance(tensors, (torch.Tensor, nn.Module, str, bytes)) or not isinstance(tensors, Iterable):
+        raise TypeError(f"pass an iterable of tensors (e.g. state_dict().values()); got {type(tensors).__name__}")
+    seen, total = set(), 0
+    for tensor in tensors:
+        if not isinstance(tensor, torch.Tensor):
+            raise TypeError(f"every item must be a torch.Tensor; got {type(tensor).__name__}")
+        if tensor.numel() == 0:
+            continue  # empty tensors may all report data_ptr 0: nothing to count, nothing to confuse
+        key = _tensor_key(tensor)
+        if key not in seen:
+            seen.add(key)
+            total += tensor.numel()
+    return total
+
+
+def _check_state_dict(state_dict, *, for_safetensors: bool = False) -> Mapping:
+    if not isinstance(state_dict, Mapping) or not all(isinstance(v, torch.Tensor) for v in state_dict.values()):
+        raise TypeError(f"state_dict must be a mapping of names to tensors (model.state_dict()); "
+                        f"got {type(state_dict).__name__}")
+    if not all(isinstance(k, str) for k in state_dict):
+        raise TypeError(f"state_dict keys must be strings (parameter names); got {sorted(map(repr, state_dict))}")
+    meta = sorted(k for k, v in state_dict.items() if v.device.type == "meta")
+    if meta:
+        raise ValueError(f"meta tensors hold no values to save; got meta tensors for {meta}")
+    if for_safetensors:
+        strided = sorted(k for k, v in state_dict.items() if not v.is_contiguous())
+        if strided:
+            raise ValueError(f"safetensors saves contiguous tensors only; call .contiguous() on {strided}")
+    return state_dict
+
+
+def torch_checkpoint(state_dict) -> tuple[int, dict]:
+    """``torch.save`` a state dict into a temporary folder; return (file size in bytes, what
+    ``torch.load(..., weights_only=True)`` gives back). The file name is fixed, so the size is too."""
+    _check_state_dict(state_dict)
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "checkpoint.pt")
+        torch.save(state_dict, path)
+        return os.path.getsize(path), torch.load(path, weights_only=True)
+
+
+def _check_model(model) -> nn.Module:
+    if not isinstance(model, nn.Module):
+        raise TypeError(f"model must be an nn.Module; got {type(model).__name__}")
+    _check_state_dict(model.state_dict(), for_safetensors=True)
+    return model
+
+
+def safetensors_checkpoint(model: nn.Module) -> tuple[int, dict]:
+    """``safetensors.torch.save_model`` (it drops the duplicate name of a shared tensor); return the
+    file size in bytes and the tensors stored in the file (``load_file``)."""
+    from safetensors.torch import load_file, save_model
+
+    _check_model(model)
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "model.safetensors")
+        save_model(model, path)
+        return os.path.getsize(path), load_file(path)
+
+
+def safetensors_save_file_error(state_dict) -> str | None:
+    """Try ``safetensors.torch.save_file``; return None if it saved, else its refusal, shortened to
+    its first sentence with the shared names sorted (the library prints a set, whose order varies)."""
+    from safetensors.torch import save_file
+
+    _check_state_dict(state_dict, for_safetensors=True)
+    with tempfile.TemporaryDirectory() as folder:
+        try:
+            save_file(dict(state_dict), os.path.join(folder, "model.safetensors"))
+        except RuntimeError as error:
+            first = " ".join(str(error).split()).split(": [")[0]
+            return f"{first}: {_shared_name_groups(state_dict)}"
+    return None
+
+
+def _shared_name_groups(state_dict) -> list[list[str]]:
+    groups: dict[int, list[str]] = {}
+    for name, tensor in state_dict.items():
+        if tensor.numel():
+            groups.setdefault(tensor.untyped_storage().data_ptr(), []).append(name)
+    return sorted(sorted(names) for names in groups.values() if len(names) > 1)
