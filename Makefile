@@ -29,7 +29,7 @@ OTHER_CPU := ATEN_CPU_CAPABILITY=default MKL_CBWR=COMPATIBLE
 LAB_STAMP  := $(VENV)/.lab-installed
 TEST_STAMP := $(VENV)/.test-installed
 
-.PHONY: lab test test-lessons test-fast test-browser lint notebooks solutions bench clean-venv help python-check
+.PHONY: lab test test-lessons test-integration test-fast test-browser lint notebooks solutions bench clean-venv help python-check
 
 help:
 	@echo "make lab           install (first time) and open JupyterLab on the lessons"
@@ -39,6 +39,10 @@ help:
 	@echo "make notebooks     re-execute every notebook in place (refresh stored outputs + widget state)"
 	@echo "make solutions     build instructor notebooks with the exercise solutions in build/solutions/"
 	@echo "make bench         time notebooks and widget redraws against their budgets"
+	@echo "make site          render every lesson and an index page into build/site/ (read-only web pages)"
+	@echo "make test-site     build the site and open it in Chromium"
+	@echo "make test-colab    run every lesson in a Colab-like venv (ipywidgets 7, ipykernel 6) with its set-up cell"
+	@echo "make test-binder   show what Binder's repo2docker builds from binder/ (Python, CPU torch)"
 
 # Refuse an unsupported Python in one line, before pip fails with an unexplained ResolutionImpossible,
 # and refuse a .venv that an unsupported Python made earlier.
@@ -68,6 +72,7 @@ $(MPL_READY): $(LAB_STAMP)
 	$(PY) -c "import matplotlib.pyplot" && touch $@
 
 lab: $(LAB_STAMP) $(MPL_READY)
+	@$(PY) tools/quiet_lab.py >/dev/null  # no "Jupyter news?" prompt, no update check (settings in the venv)
 	@echo "Starting JupyterLab; open the URL with the token printed below."
 	$(VENV)/bin/jupyter lab --notebook-dir=notebooks --port=$(PORT) --no-browser --ServerApp.port_retries=50 \
 		$(if $(filter 0,$(shell id -u)),--allow-root,)
@@ -75,11 +80,14 @@ lab: $(LAB_STAMP) $(MPL_READY)
 lint: $(TEST_STAMP)
 	$(VENV)/bin/ruff check lmtie_edu tests tools notebooks
 
-# The whole suite: the lesson suite, timed (see README for the measured time).
+# The whole suite: the lesson suite, then the integration suites (each prints its time).
 test: $(TEST_STAMP)
 	@start=$$(date +%s); \
 	$(MAKE) --no-print-directory test-lessons || exit 1; \
 	echo "lesson suite (lint, unit, nbval on two CPUs, solutions, browser): $$(( $$(date +%s) - start )) s"
+	$(MAKE) --no-print-directory test-integration
+
+test-integration: test-site test-binder test-colab
 
 test-lessons: lint $(MPL_READY)
 	$(PY) -m pytest -q $(PARALLEL) $(NBVAL) tests notebooks
@@ -107,3 +115,5 @@ bench: $(TEST_STAMP)
 
 clean-venv:
 	rm -rf $(VENV)
+
+include integration.mk

@@ -194,3 +194,7 @@ class TiePanel:
 
     def _repr_mimebundle_(self, **kwargs):
         return self.widget._repr_mimebundle_(**kwargs)
+
+    if not hasattr(widgets.Widget, "_repr_mimebundle_"):  # ipywidgets 7 (Google Colab) displays by side effect
+        def _ipython_display_(self, **kwargs):
+            self.widget._ipython_display_(**kwargs)

@@ -71,10 +71,38 @@ def test_size(notebook):
     assert path.stat().st_size <= MAX_BYTES, f"{path.name} is {path.stat().st_size:,} bytes (limit {MAX_BYTES:,})"
 
 
+COLAB_SETUP_MARKER = "# Google Colab only:"
+
+
+def lesson_code_cells(nb):
+    """The lesson's own code cells: all but the Colab set-up cell that tools/colab.py stamps first."""
+    return [cell for cell in code_cells(nb) if not "".join(cell["source"]).startswith(COLAB_SETUP_MARKER)]
+
+
 def test_setup_cell_first(notebook):
     path, nb = notebook
-    first = "".join(code_cells(nb)[0]["source"])
+    first = "".join(lesson_code_cells(nb)[0]["source"])
     assert "setup_lesson(" in first, f"{path.name}: the first code cell must call setup_lesson() (seeds, threads)"
+
+
+def test_colab_setup_cell_and_badges_are_stamped(notebook):
+    """Cell 0 installs the course only inside Colab and prints nothing elsewhere; a badge cell follows the title."""
+    path, nb = notebook
+    first = nb["cells"][0]
+    assert first["cell_type"] == "code" and "".join(first["source"]).startswith(COLAB_SETUP_MARKER), (
+        f"{path.name}: no Colab set-up cell first (run `python tools/colab.py`)")
+    assert first["outputs"] == [], f"{path.name}: the Colab set-up cell printed something outside Colab"
+    assert "colab.research.google.com/assets/colab-badge.svg" in "".join(nb["cells"][2]["source"])
+
+
+def test_colab_stamp_is_current():
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, str(root / "tools" / "colab.py"), "--check"], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_widget_cells_are_excluded_from_comparison(notebook):

@@ -1,0 +1,191 @@
+"""Stamp every lesson with an "Open in Colab" / Binder badge and a set-up cell that runs only in Colab.
+
+The repository URL comes from ONE place: ``[project.urls] Repository`` in pyproject.toml.
+
+What a stamped notebook looks like:
+
+- cell 0, code: the set-up cell. Inside Google Colab (``"google.colab" in sys.modules``) it
+  pip-installs ``lmtie_edu[lessons]`` from the repository, pinning the torch, numpy, ipykernel and
+  ipywidgets that Colab already has, so pip keeps them (or fails loudly) instead of replacing the
+  runtime's own builds. Anywhere else it does nothing and prints nothing.
+- the lesson's title cell (the first markdown cell, unchanged),
+- right after it, a markdown cell with the two badges (its own cell, so the title cell that the
+  lesson's author edits is never touched).
+
+Idempotent: a second run changes nothing. A URL or ref change rewrites the two cells in place.
+Inserting the set-up cell shifts the stored execution counts by one, as Restart & Run All would.
+
+Usage:
+    python tools/colab.py                      # stamp notebooks/[0-9]*.ipynb in place
+    python tools/colab.py --check              # exit 1 if a notebook lacks the current cells
+    python tools/colab.py --url URL a.ipynb    # another repository, other notebooks
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import tomllib
+from pathlib import Path
+from urllib.parse import quote
+
+import nbformat
+
+REPO = Path(__file__).resolve().parents[1]
+DEFAULT_REF = "main"
+
+SETUP_MARKER = "# Google Colab only: install the course package there. Elsewhere this cell does nothing."
+BADGE_MARKER = "colab.research.google.com/assets/colab-badge.svg"
+SETUP_ID, BADGE_ID = "colab-setup", "colab-badges"
+# Packages Colab ships and the install must not replace (a replaced torch/numpy needs a runtime restart).
+KEEP = ("torch", "numpy", "ipykernel", "ipywidgets")
+
+
+def repository_url(pyproject: Path = REPO / "pyproject.toml") -> tuple[str, str]:
+    """The repository URL and where it came from."""
+    urls = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("project", {}).get("urls", {})
+    if urls.get("Repository"):
+        return urls["Repository"].rstrip("/").removesuffix(".git"), f"{pyproject.name} [project.urls] Repository"
+    raise SystemExit(f"{pyproject} has no [project.urls] Repository: the badges and Colab's install need it")
+
+
+def github_slug(url: str) -> str:
+    match = re.fullmatch(r"https://github\.com/([\w.-]+/[\w.-]+)", url)
+    if not match:
+        raise SystemExit(f"the repository URL must look like https://github.com/OWNER/NAME; got {url!r}")
+    return match.group(1)
+
+
+def install_target(url: str, ref: str) -> str:
+    """The requirement the set-up cell installs (colab_env_check.py replaces it by a local path)."""
+    return f"lmtie_edu[lessons] @ git+{url}@{ref}"
+
+
+def setup_source(url: str, ref: str) -> str:
+    keep = ", ".join(f'"{name}"' for name in KEEP)
+    return f"""{SETUP_MARKER}
+import sys
+
+if "google.colab" in sys.modules:
+    import importlib
+    import subprocess
+    from importlib.metadata import version
+
+    keep = [f"{{name}}=={{version(name)}}" for name in ({keep})]  # Colab's own builds stay
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "{install_target(url, ref)}", *keep], check=True)
+    importlib.invalidate_caches()
+    print("lmtie_edu installed; kept", ", ".join(keep))"""
+
+
+def badge_source(url: str, ref: str, notebook: str) -> str:
+    slug = github_slug(url)
+    colab = f"https://colab.research.google.com/github/{slug}/blob/{ref}/notebooks/{notebook}"
+    binder = f"https://mybinder.org/v2/gh/{slug}/{ref}?urlpath={quote(f'lab/tree/notebooks/{notebook}', safe='')}"
+    return (f"[![Open In Colab](https://{BADGE_MARKER})]({colab}) "
+            f"[![Launch Binder](https://mybinder.org/badge_logo.svg)]({binder})")
+
+
+def _source(cell) -> str:
+    return "".join(cell.source) if isinstance(cell.source, list) else cell.source
+
+
+def _find(nb, cell_type: str, needle: str) -> int | None:
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type == cell_type and needle in _source(cell):
+            return index
+    return None
+
+
+def _shift_execution_counts(nb, by: int) -> None:
+    for cell in nb.cells:
+        if cell.cell_type == "code" and cell.execution_count is not None:
+            cell.execution_count += by
+            for output in cell.outputs:
+                if output.get("execution_count") is not None:
+                    output["execution_count"] += by
+
+
+def _new_cell(factory, source: str, cell_id: str, nb):
+    cell = factory(source)
+    if nb.nbformat_minor >= 5:
+        cell.id = cell_id
+    else:
+        cell.pop("id", None)
+    return cell
+
+
+def stamp(nb, notebook_name: str, url: str, ref: str = DEFAULT_REF) -> bool:
+    """Put the set-up cell and the badges into ``nb`` (in place); True if anything changed."""
+    changed = False
+    setup, badges = setup_source(url, ref), badge_source(url, ref, notebook_name)
+    index = _find(nb, "code", SETUP_MARKER)
+    if index is None:
+        executed = any(c.cell_type == "code" and c.execution_count for c in nb.cells)
+        if executed:
+            _shift_execution_counts(nb, 1)
+        cell = _new_cell(nbformat.v4.new_code_cell, setup, SETUP_ID, nb)
+        cell.execution_count = 1 if executed else None  # what Restart & Run All gives it: no output
+        nb.cells.insert(0, cell)
+        changed = True
+    elif index != 0 or _source(nb.cells[index]) != setup:
+        cell = nb.cells.pop(index)
+        cell.source = setup
+        nb.cells.insert(0, cell)
+        changed = True
+    title = next((i for i, c in enumerate(nb.cells) if c.cell_type == "markdown" and BADGE_MARKER not in _source(c)),
+                 None)
+    if title is None:
+        raise SystemExit(f"{notebook_name}: no title (markdown) cell to put the badges after")
+    index = _find(nb, "markdown", BADGE_MARKER)
+    if index is None:
+        nb.cells.insert(title + 1, _new_cell(nbformat.v4.new_markdown_cell, badges, BADGE_ID, nb))
+        changed = True
+    elif index != title + 1 or _source(nb.cells[index]) != badges:
+        cell = nb.cells.pop(index)
+        cell.source = badges
+        title = title - 1 if index < title else title
+        nb.cells.insert(title + 1, cell)
+        changed = True
+    return changed
+
+
+def render(nb) -> str:
+    """The file text nbformat.write produces (what execute_notebooks.py saves)."""
+    return nbformat.writes(nb) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("notebooks", nargs="*", type=Path)
+    parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if a notebook is not stamped")
+    parser.add_argument("--url", help="repository URL (default: pyproject.toml [project.urls] Repository)")
+    parser.add_argument("--ref", default=DEFAULT_REF, help="branch or tag the badges and the install use")
+    args = parser.parse_args(argv)
+    url, _origin = (args.url, "--url") if args.url else repository_url()
+    github_slug(url)
+    paths = args.notebooks or sorted((REPO / "notebooks").glob("[0-9]*.ipynb"))
+    stale = []
+    for path in paths:
+        text = path.read_text(encoding="utf-8")
+        nb = nbformat.reads(text, as_version=4)
+        stamp(nb, path.name, url, args.ref)
+        new = render(nb)
+        if json.loads(new) == json.loads(text):
+            continue
+        stale.append(path)
+        if not args.check:
+            path.write_text(new, encoding="utf-8")
+            print(f"stamped {path}")
+    if args.check and stale:
+        print("not stamped with the current Colab set-up cell and badges (run `python tools/colab.py`): "
+              + ", ".join(p.name for p in stale), file=sys.stderr)
+        return 1
+    if not stale:
+        print(f"{len(paths)} notebook(s) already stamped ({url}@{args.ref})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

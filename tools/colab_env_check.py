@@ -1,0 +1,194 @@
+"""Run every lesson in a venv that mimics Google Colab's runtime, through the lessons' own Colab set-up cell.
+
+1. build/colab-venv (made once, reused): Colab's widget/kernel stack — ipywidgets 7.7.1, ipykernel 6.17.1,
+   IPython 7.34.0, numpy 2.0.2 — and torch==2.13.0 (the CPU wheel on this machine's disk; never a bare
+   `torch`). This machine has Python 3.11 only (Colab: 3.12/3.13), so the venv is 3.11.
+2. The set-up cell that tools/colab.py stamps into the lessons is run there with ``google.colab``
+   simulated (a stub module in sys.modules), its git URL replaced by a copy of this checkout
+   (``pip install "<copy>[lessons]"`` plus its keep-pins). Then torch, numpy, ipykernel and ipywidgets
+   must have the versions they had before.
+3. Every lesson is executed headless (nbclient, a kernel of that venv). ``google.colab`` is NOT
+   simulated inside the lessons: their set-up cell is the no-op it is everywhere but Colab, and the
+   package is already installed by step 2 (``--simulate-colab`` runs each lesson's own set-up cell
+   for real instead, about 10 s more per lesson). At the end of each lesson one extra cell finds every
+   TiePanel, calls ``panel.set(tie=not panel.tie.value)`` and checks that the figure bytes changed.
+
+The copy is build/colab-src (tracked and untracked-but-not-ignored files).
+
+Usage: python tools/colab_env_check.py [--simulate-colab] [notebooks ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tools"))
+import colab  # noqa: E402  (tools/colab.py: the set-up cell's source)
+
+VENV = REPO / "build" / "colab-venv"
+SRC = REPO / "build" / "colab-src"
+# Colab's runtime as of the issue (ipywidgets 7.7.1, ipykernel 6.17, IPython 7.34); torch: this machine's.
+BASE = ["torch==2.13.0", "numpy==2.0.2", "ipywidgets==7.7.1", "ipykernel==6.17.1", "ipython==7.34.0",
+        "nbclient", "nbformat"]
+WATCHED = ("torch", "numpy", "ipykernel", "ipywidgets")
+
+TOGGLE_CELL = """\
+import gc as _gc
+import json as _json
+import sys as _sys
+import warnings as _warnings
+from importlib.metadata import version as _version
+
+from lmtie_edu.widgets import TiePanel as _TiePanel
+
+_rows = []
+with _warnings.catch_warnings():  # isinstance() on every live object touches deprecated torch aliases
+    _warnings.simplefilter("ignore")
+    _panels = [o for o in _gc.get_objects() if issubclass(type(o), _TiePanel)]  # type(): safe on dead weak proxies
+for _panel in _panels:
+    _before, _tie = bytes(_panel.image.value), _panel.tie.value
+    _panel.set(tie=not _tie)
+    _rows.append({"compute": getattr(_panel.compute, "__qualname__", repr(_panel.compute)), "tie_before": _tie,
+                  "changed": bytes(_panel.image.value) != _before, "seconds": round(_panel.last_redraw_seconds, 2)})
+print("LMTIE-PANELS " + _json.dumps({"panels": _rows, "python": _sys.executable,
+                                    "versions": {n: _version(n) for n in WATCHED}}))
+""".replace("WATCHED", repr(WATCHED))
+
+
+def venv_python() -> Path:
+    return VENV / "bin" / "python"
+
+
+def make_venv() -> None:
+    stamp = VENV / ".colab-base"
+    if stamp.exists() and stamp.read_text() == " ".join(BASE):
+        return
+    shutil.rmtree(VENV, ignore_errors=True)
+    print(f"creating {VENV.relative_to(REPO)} ({' '.join(BASE)}) — a few minutes the first time", flush=True)
+    subprocess.run([sys.executable if sys.version_info >= (3, 11) else "python3", "-m", "venv", str(VENV)], check=True)
+    subprocess.run([str(venv_python()), "-m", "pip", "install", "-q", *BASE], check=True)
+    stamp.write_text(" ".join(BASE))
+
+
+def versions() -> dict:
+    code = f"import json; from importlib.metadata import version; print(json.dumps({{n: version(n) for n in {WATCHED!r}}}))"
+    return json.loads(subprocess.run([str(venv_python()), "-c", code], check=True, capture_output=True,
+                                     text=True).stdout)
+
+
+def copy_checkout() -> None:
+    """SRC = the working tree's tracked + untracked (not ignored) files; nothing is written into the tree."""
+    files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=REPO,
+                           check=True, capture_output=True, text=True).stdout.split("\0")
+    shutil.rmtree(SRC, ignore_errors=True)
+    for name in filter(None, files):
+        source = REPO / name
+        if source.is_file():
+            (SRC / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, SRC / name)
+
+
+def colab_cell(local: bool = True) -> str:
+    url, _ = colab.repository_url()
+    source = colab.setup_source(url, colab.DEFAULT_REF)
+    return source.replace(colab.install_target(url, colab.DEFAULT_REF), f"{SRC}[lessons]") if local else source
+
+
+SIMULATE = "import sys, types; sys.modules['google.colab'] = types.ModuleType('google.colab')\n"
+
+
+def run_setup_cell() -> float:
+    started = time.perf_counter()
+    subprocess.run([str(venv_python()), "-c", SIMULATE + colab_cell()], check=True, cwd=REPO / "build")
+    return time.perf_counter() - started
+
+
+def execute_lessons(paths: list[Path], simulate: bool) -> int:
+    """(runs inside the Colab venv) Execute each lesson, toggle its panels; return the number of failures."""
+    import nbformat
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+
+    failures = 0
+    url, _ = colab.repository_url()
+    for path in paths:
+        nb = nbformat.read(path, as_version=4)
+        colab.stamp(nb, path.name, url)  # as the lesson will be once stamped (no-op if it is)
+        for cell in nb.cells:
+            if cell.cell_type == "code" and cell.source.startswith(colab.SETUP_MARKER) and simulate:
+                cell.source = SIMULATE + colab_cell()
+        nb.cells.append(nbformat.v4.new_code_cell(TOGGLE_CELL))
+        client = NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}})
+        started = time.perf_counter()
+        try:
+            client.execute()
+        except CellExecutionError as error:
+            failures += 1
+            print(f"FAIL {path.name}: {str(error)[-1500:]}", flush=True)
+            continue
+        seconds = time.perf_counter() - started
+        errors = [f"cell {i}: {o.get('ename')}: {o.get('evalue', '')[:200]}" for i, c in enumerate(nb.cells)
+                  if c.cell_type == "code" for o in c.outputs if o.get("output_type") == "error"]
+        views = sum("application/vnd.jupyter.widget-view+json" in o.get("data", {})
+                    for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+        stderr = [f"cell {i}: {''.join(o['text']).strip()[:300]}" for i, c in enumerate(nb.cells) if c.cell_type == "code"
+                  for o in c.outputs if o.get("output_type") == "stream" and o.get("name") == "stderr"]
+        report = json.loads(next(o["text"] for o in nb.cells[-1].outputs
+                                 if o.get("name") == "stdout").split("LMTIE-PANELS ", 1)[1])
+        panels = report["panels"]
+        unchanged = [p["compute"] for p in panels if not p["changed"]]
+        failed = bool(unchanged or errors or views < len(panels))
+        failures += failed
+        print(f"{'FAIL' if failed else 'ok  '} {path.name}: ran in {seconds:.0f} s; {views} widget view(s) displayed; "
+              f"{len(panels)} panel(s) toggled: "
+              + ", ".join(f"{p['compute']} tie {p['tie_before']}->{not p['tie_before']} "
+                          f"{'redrawn' if p['changed'] else 'UNCHANGED'} ({p['seconds']} s)" for p in panels), flush=True)
+        for line in errors:
+            print(f"     ERROR OUTPUT {line}")
+        for line in stderr:
+            print(f"     stderr {line}")
+        print(f"     kernel {report['python']} {report['versions']}", flush=True)
+    return failures
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("notebooks", nargs="*", type=Path)
+    parser.add_argument("--simulate-colab", action="store_true")
+    parser.add_argument("--execute-only", action="store_true", help=argparse.SUPPRESS)  # the in-venv half
+    args = parser.parse_args()
+    paths = [p.resolve() for p in args.notebooks] or sorted((REPO / "notebooks").glob("[0-9]*.ipynb"))
+    if args.execute_only:
+        return min(execute_lessons(paths, args.simulate_colab), 1)
+    started = time.perf_counter()
+    make_venv()
+    before = versions()
+    copy_checkout()
+    print(f"set-up cell (Colab simulated, URL -> {SRC.relative_to(REPO)}): ", flush=True)
+    print("    " + colab_cell().replace("\n", "\n    "))
+    seconds = run_setup_cell()
+    after = versions()
+    print(f"set-up cell install: {seconds:.0f} s; before {before}; after {after}")
+    if after != before:
+        print("FAIL: the set-up cell changed the runtime's own packages")
+        return 1
+    env = dict(os.environ, MPLCONFIGDIR=str(REPO / "build" / "colab-mpl"), PYDEVD_DISABLE_FILE_VALIDATION="1")
+    # Two kernels at a time (each lesson is single-threaded): lessons 1, 3, 5, 7 and 2, 4, 6 side by side.
+    workers = [subprocess.Popen([str(venv_python()), __file__, "--execute-only",
+                                 *(["--simulate-colab"] * args.simulate_colab), *map(str, share)], env=env)
+               for share in (paths[0::2], paths[1::2]) if share]
+    code = max(worker.wait() for worker in workers)
+    print(f"colab-like check: {'FAILED' if code else 'passed'} in {time.perf_counter() - started:.0f} s")
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
