@@ -6,22 +6,17 @@ its shape but without storage, so even Llama-2-70B (≈ 276 GB in fp32) builds i
 second and a few MiB. ``transformers`` is imported only inside these functions: its import takes
 seconds, and ``import lmtie_edu`` must stay light.
 
-Whether a model ties is *observed* on the built model (``head.weight is embedding.weight``); the
-``tie_word_embeddings`` value below is only the published configuration that goes into the build.
+Whether a model ties is *observed* on the built model, in the lesson's cells (``head.weight is
+embedding.weight``); the ``tie_word_embeddings`` value below is only the published configuration that
+goes into the build. The counting itself is written out in the lesson.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
-import json
-import os
-import subprocess
-import sys
 from dataclasses import dataclass
 
-from .models import count_parameters
-from .param_counts import ModelCount
 from .validation import check_choice
 
 GIB = 2**30
@@ -130,95 +125,8 @@ def _build_cached(name: str, tie: bool):
     return build_uncached(name, tie=tie)
 
 
-def head_is_embedding(model) -> bool:
-    """True if the output head's weight *is* the input embedding's weight (one Parameter object)."""
-    return model.get_output_embeddings().weight is model.get_input_embeddings().weight
-
-
-def model_count(name: str) -> ModelCount:
-    """Exact counts of architecture ``name``, as published and with the tie setting flipped.
-
-    Both tie statuses are read from the builds. If the flipped build still has the published
-    status (transformers 5 forces T5 to tie whatever the config says), the flipped total is
-    ``total ± V·d`` and ``flipped_by_build`` is False.
-    """
-    a = ARCHITECTURES[name]
-    model = build(name)
-    ties, total = head_is_embedding(model), count_parameters(model)
-    flipped = build(name, tie=not a.tie_word_embeddings)
-    if head_is_embedding(flipped) != ties:
-        return ModelCount(name, a.vocab_size, a.d_model, ties, total, count_parameters(flipped))
-    saving = a.vocab_size * a.d_model
-    return ModelCount(name, a.vocab_size, a.d_model, ties, total, total + saving if ties else total - saving,
-                      flipped_by_build=False)
-
-
-def all_counts() -> list[ModelCount]:
-    """:func:`model_count` of every architecture, in :data:`ARCHITECTURES` order (12 builds, cached)."""
-    return [model_count(name) for name in ARCHITECTURES]
-
-
-# -- make bench: the 70B build ------------------------------------------------------------------------
-
-def _resident_mib() -> float:
-    """Resident set size of this process (Linux /proc)."""
-    with open("/proc/self/statm") as statm:
-        pages = int(statm.read().split()[1])
-    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
-
-
-def _memory_probe(name: str = "Llama-2-70B") -> None:
-    """Run in a fresh child process: print the resident memory a meta build adds, as JSON."""
-    import tracemalloc
-
-    # Warm-up with a smaller model of the same family: the lazy import of its modeling code and
-    # first-use caches are paid once per process and are not the memory the model itself holds.
-    family = ARCHITECTURES[name].family
-    build_uncached(min((a for a in ARCHITECTURES.values() if a.family == family), key=lambda a: a.d_model).name)
-    before = _resident_mib()
-    tracemalloc.start()
-    model = build_uncached(name)
-    python_peak = tracemalloc.get_traced_memory()[1] / 2**20
-    tracemalloc.stop()
-    after = _resident_mib()
-    print(json.dumps({"extra_mib": round(after - before, 1), "python_peak_mib": round(python_peak, 1),
-                      "parameters": count_parameters(model)}))
-
-
-@functools.cache
 def build_memory(name: str = "Llama-2-70B") -> dict:
-    """Extra memory of building ``name`` on the meta device, measured in a fresh Python process.
+    """Extra memory of a meta build of ``name``, measured in a fresh process (see architectures_memory)."""
+    from .architectures_memory import build_memory as measure
 
-    Measured as the growth of the resident set size (RSS) from just before to just after the build,
-    with the model still alive, after a warm-up build has paid for imports. RSS counts the C++
-    tensor metadata that ``tracemalloc`` cannot see; a fresh process keeps freed memory from earlier
-    work from hiding the growth. ``python_peak_mib`` is tracemalloc's peak of Python allocations
-    during the build, for comparison.
-    """
-    check_choice(name, "name", ARCHITECTURES)
-    package_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [package_parent, os.environ.get("PYTHONPATH")])))
-    done = subprocess.run([sys.executable, "-c", f"from lmtie_edu.architectures import _memory_probe; "
-                           f"_memory_probe({name!r})"], capture_output=True, text=True, check=True, env=env)
-    return json.loads(done.stdout.strip().splitlines()[-1])
-
-
-def benchmarks():
-    """`make bench`: build Llama-2-70B on the meta device (budget 1 s) and report the extra memory.
-
-    Set-up happens here, before any timing (like the toggle benchmarks' warm-up): importing
-    transformers, one untimed build, and the memory probe in its own fresh process.
-    """
-    from .bench import Benchmark
-
-    a = ARCHITECTURES["Llama-2-70B"]
-    total = count_parameters(build_uncached("Llama-2-70B"))  # warm-up: imports and first-use caches
-    memory = build_memory("Llama-2-70B")
-    extra = {"extra_mib": memory["extra_mib"], "python_peak_mib": memory["python_peak_mib"], "mib_budget": 100,
-             "mib_ok": memory["extra_mib"] <= 100, "real_fp32_gib": round(4 * total / GIB, 1)}
-
-    def run() -> None:
-        build_uncached("Llama-2-70B")  # uncached: every repeat really builds
-
-    return [Benchmark(f"04 build Llama-2-70B on meta (d={a.d_model}, L={a.n_layers})", run, budget_seconds=1.0,
-                      repeats=5, extra=extra)]
+    return measure(check_choice(name, "name", ARCHITECTURES))

@@ -1,31 +1,43 @@
-"""Lesson 01 — an embedding is a row lookup; its gradient touches only the rows looked up."""
+"""Lesson 01 — an embedding is a row lookup; its gradient touches only the rows looked up.
+
+The lesson writes the idea out in its cells; this module keeps the input checks, the one-step
+gradient that the panel redraws (the very code of the lesson's cell) and the panel itself.
+"""
 
 from __future__ import annotations
 
 import ipywidgets as widgets
 import torch
 import torch.nn.functional as F
+from torch import nn
 
 from .plotting import heatmap, new_figure
-from .validation import check_matrix, check_positive_int, check_token_ids
+from .validation import check_bool, check_matrix, check_positive_int, check_token_ids
 from .widgets import PanelResult, TiePanel
 
-
-def one_hot(ids, vocab_size: int) -> torch.Tensor:
-    """One-hot rows as floats, shape ``ids.shape + (vocab_size,)`` (checked ids)."""
-    ids = check_token_ids(ids, vocab_size, ranks=(0, 1, 2))
-    return F.one_hot(ids, vocab_size).float()
-
-
-def lookup(weight: torch.Tensor, ids) -> torch.Tensor:
-    """``F.embedding`` with the checks torch does not explain: integer ids inside the vocabulary."""
-    check_matrix(weight, "weight")
-    return F.embedding(check_token_ids(ids, weight.shape[0]), weight)
+#: The one-step demo allocates two (V, d) matrices; more than this many entries is a typo, not a lesson.
+MAX_DEMO_ENTRIES = 10_000_000
 
 
 def nonzero_rows(grad: torch.Tensor) -> list[int]:
-    """Indices of the rows of a gradient that are not all zero."""
+    """Indices of the rows of a gradient that are not all zero (a NaN/inf or meta gradient is refused)."""
+    check_matrix(grad, "grad")
     return grad.abs().sum(dim=1).nonzero().flatten().tolist()
+
+
+def check_gradient_inputs(ids, vocab_size: int, d_model: int, seed: int, tie: bool) -> torch.Tensor:
+    """Check the arguments of :func:`next_token_gradient`; return the ids as one LongTensor sequence."""
+    vocab_size = check_positive_int(vocab_size, "vocab_size")
+    d_model = check_positive_int(d_model, "d_model")
+    check_positive_int(seed, "seed", minimum=0)
+    check_bool(tie, "tie")
+    if vocab_size * d_model > MAX_DEMO_ENTRIES:
+        raise ValueError(f"vocab_size × d_model must be at most {MAX_DEMO_ENTRIES:,} for this demo; "
+                         f"got {vocab_size:,} × {d_model:,} = {vocab_size * d_model:,}")
+    ids = check_token_ids(ids, vocab_size, ranks=(1,))
+    if ids.numel() < 2:
+        raise ValueError(f"need at least 2 token ids (an input and the next token to predict); got {ids.tolist()}")
+    return ids
 
 
 def parse_ids(text: str, vocab_size: int) -> torch.Tensor:
@@ -47,42 +59,21 @@ def parse_ids(text: str, vocab_size: int) -> torch.Tensor:
     return check_token_ids(values, vocab_size, ranks=(1,))
 
 
-def demo_matrices(vocab_size: int = 12, d_model: int = 6, seed: int = 0) -> tuple[torch.Tensor, torch.Tensor]:
-    """A small embedding matrix and an independent output matrix, both (V, d), from one seed."""
-    vocab_size = check_positive_int(vocab_size, "vocab_size")
-    d_model = check_positive_int(d_model, "d_model")
-    generator = torch.Generator().manual_seed(seed)
-    embedding = torch.randn(vocab_size, d_model, generator=generator) * 0.5
-    head = torch.randn(vocab_size, d_model, generator=generator) * 0.5
-    return embedding, head
-
-
-def next_token_gradient(ids, *, tie: bool, vocab_size: int = 12, d_model: int = 6, seed: int = 0) -> dict:
-    """Gradient of a one-layer next-token loss on the embedding matrix, tied or not.
-
-    Each input token ``ids[t]`` is looked up (``h = W[ids[t]]``) and scored against every token
-    by the head (``logits = h @ W_out.T``, ``W_out = W`` when tied); the loss is the cross-entropy
-    of predicting ``ids[t + 1]``. Returns the matrices, the gradient and which rows it touches.
-    """
-    embedding, head = demo_matrices(vocab_size, d_model, seed)
-    ids = check_token_ids(ids, vocab_size, ranks=(1,))
-    if ids.numel() < 2:
-        raise ValueError(f"need at least 2 token ids (an input and the next token to predict); got {ids.tolist()}")
-    weight = embedding.clone().requires_grad_(True)
-    head_weight = weight if tie else head.clone().requires_grad_(True)
-    inputs, targets = ids[:-1], ids[1:]
-    logits = F.embedding(inputs, weight) @ head_weight.T
+# The same code as the lesson's cell (tests/test_embedding.py keeps them identical).
+def next_token_gradient(ids, *, tie, vocab_size=12, d_model=6, seed=0):
+    """One step of a one-layer next-token model: which rows of the embedding W get a gradient?"""
+    ids = check_gradient_inputs(ids, vocab_size, d_model, seed, tie)
+    generator = torch.Generator().manual_seed(seed)                      # local: your seed is left alone
+    W = nn.Parameter(0.5 * torch.randn(vocab_size, d_model, generator=generator))       # the embedding
+    W_out = nn.Parameter(0.5 * torch.randn(vocab_size, d_model, generator=generator))   # a separate head
+    if tie:
+        W_out = W                                      # the tie: the head IS the embedding matrix
+    inputs, targets = ids[:-1], ids[1:]                # each token predicts the next one
+    logits = F.embedding(inputs, W) @ W_out.T          # look up, then score every token
     loss = F.cross_entropy(logits, targets, reduction="sum")
     loss.backward()
-    loss = loss.detach()
-    return {
-        "weight": weight.detach(),
-        "grad": weight.grad,
-        "inputs": inputs.tolist(),
-        "targets": targets.tolist(),
-        "loss": loss.item(),
-        "rows_touched": nonzero_rows(weight.grad),
-    }
+    return {"weight": W.detach(), "grad": W.grad, "inputs": inputs.tolist(), "targets": targets.tolist(),
+            "loss": loss.item(), "rows_touched": nonzero_rows(W.grad)}
 
 
 def lookup_figure(ids_text: str = "2, 5, 5, 9", tie: bool = False, vocab_size: int = 12) -> PanelResult:
@@ -92,7 +83,7 @@ def lookup_figure(ids_text: str = "2, 5, 5, 9", tie: bool = False, vocab_size: i
     fig, (left, right) = new_figure(1, 2, size=(8.0, 3.6))
     heatmap(left, out["weight"], title="embedding W (V×d); outlined: rows looked up", xlabel="dimension",
             ylabel="token id", highlight_rows=out["inputs"])
-    heatmap(right, out["grad"], title=("W.grad, tied: input + output paths" if tie else "W.grad, untied: lookup only"),
+    heatmap(right, out["grad"], title=("W.grad, tied: every row gets gradient" if tie else "W.grad, untied: only rows looked up"),
             xlabel="dimension", highlight_rows=out["inputs"])
     return PanelResult(fig, {
         "inputs (looked up)": str(out["inputs"]),
@@ -108,10 +99,3 @@ def lookup_panel(ids_text: str = "2, 5, 5, 9", tie: bool = False) -> TiePanel:
     ids = widgets.Text(value=ids_text, description="token ids", continuous_update=False)
     return TiePanel(lambda tie, ids: lookup_figure(ids, tie), controls={"ids": ids}, tie=tie,
                     title="Which rows of the embedding does one training step touch?")
-
-
-def benchmarks():
-    """Redraw timings for `make bench` (see lmtie_edu.bench)."""
-    from .bench import toggle_benchmark
-
-    return [toggle_benchmark("01 lookup panel: tie toggle", lookup_panel)]

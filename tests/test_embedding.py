@@ -1,43 +1,82 @@
-"""Lesson 01 helpers: lookup, gradient rows, the panel and its bad inputs."""
+"""Lesson 01 helpers: lookup, gradient rows, the one-step gradient, the panel and their bad inputs."""
 
 import pytest
 import torch
 import torch.nn.functional as F
+from notebook_code import assert_cell_matches
 
 from lmtie_edu import embedding
 
+W7 = torch.randn(7, 3, generator=torch.Generator().manual_seed(0))
 
-def test_one_hot_lookup_equals_indexing():
-    W = torch.randn(7, 3)
+
+def test_one_hot_product_equals_indexing():
     ids = torch.tensor([[6, 0], [2, 2]])
-    assert torch.equal(embedding.one_hot(ids, 7) @ W, W[ids])
-    assert torch.equal(embedding.lookup(W, ids), F.embedding(ids, W))
+    assert torch.equal(F.one_hot(ids, 7).float() @ W7, W7[ids])
+    assert torch.equal(F.embedding(ids, W7), W7[ids])
 
 
-def test_lookup_rejects_bad_ids_and_matrices():
-    W = torch.randn(7, 3)
-    with pytest.raises(TypeError, match="integers"):
-        embedding.lookup(W, torch.tensor([1.0]))
-    with pytest.raises(ValueError, match=r"\[0, 6\].*got 7"):
-        embedding.lookup(W, [7])
-    with pytest.raises(ValueError, match="2-D"):
-        embedding.lookup(torch.randn(7), [1])
+# The lesson used to show these beside torch's own messages; the comparison lives here: the checked ids
+# of every lesson 01 helper (check_token_ids) name the expected range and the received value.
+@pytest.mark.parametrize("ids, torch_error, error, message", [
+    (torch.tensor([1.0, 2.0]), RuntimeError, TypeError, r"must be integers \(torch.long\).*ids.long\(\)"),
+    (torch.tensor([1, -1]), IndexError, ValueError, r"\[0, 6\] for a vocabulary of 7; got -1 at position \(1,\)"),
+    (torch.tensor([1, 7]), IndexError, ValueError, r"\[0, 6\] for a vocabulary of 7; got 7 at position \(1,\)"),
+])
+def test_checked_ids_explain_what_torch_does_not(ids, torch_error, error, message):
+    with pytest.raises(torch_error):
+        F.embedding(ids, W7)
+    with pytest.raises(error, match=message):
+        embedding.next_token_gradient(ids, tie=False, vocab_size=7)
+
+
+ROW_PROBES = [
+    ("grad is text", lambda: embedding.nonzero_rows("x"), TypeError, "grad must be a torch.Tensor"),
+    ("NaN grad", lambda: embedding.nonzero_rows(torch.full((2, 2), float("nan"))), ValueError, "finite numbers; it contains NaN"),
+    ("inf grad", lambda: embedding.nonzero_rows(torch.full((2, 2), float("inf"))), ValueError, "contains inf"),
+    ("empty grad", lambda: embedding.nonzero_rows(torch.zeros(0, 2)), ValueError, "at least one row"),
+    ("meta grad", lambda: embedding.nonzero_rows(torch.empty(2, 2, device="meta")), ValueError, "meta tensor"),
+    ("1-D grad", lambda: embedding.nonzero_rows(torch.zeros(3)), ValueError, "2-D matrix"),
+    ("integer grad", lambda: embedding.nonzero_rows(torch.ones(2, 2, dtype=torch.long)), TypeError, "floating"),
+]
+
+
+@pytest.mark.parametrize("label, call, error, message", ROW_PROBES, ids=[p[0] for p in ROW_PROBES])
+def test_nonzero_rows_bad_inputs(label, call, error, message):
+    with pytest.raises(error, match=message):
+        call()
 
 
 @pytest.mark.parametrize("text, error, message", [
     ("2, 5.5", ValueError, r"whole numbers in \[0, 11\]; got '5.5' \(a decimal number\)"),
     ("2, x", ValueError, r"got 'x' \(not a number\)"),
+    ("nan", ValueError, r"got 'nan' \(not a number\)"),
     ("2, 12", ValueError, r"\[0, 11\].*got 12"),
     ("2, -1", ValueError, "got -1"),
     ("  ", ValueError, "at least one token id"),
+    ("99999999999999999999999", TypeError, "must be integers"),
+    (5, TypeError, "must be typed as text"),
 ])
 def test_parse_ids_errors(text, error, message):
     with pytest.raises(error, match=message):
         embedding.parse_ids(text, 12)
 
 
+@pytest.mark.parametrize("vocab_size, error, message", [
+    (12.0, TypeError, r"vocab_size must be an integer >= 1; got 12.0"), (0, ValueError, "got 0"),
+    (True, TypeError, "got True"),
+])
+def test_parse_ids_vocab_size(vocab_size, error, message):
+    with pytest.raises(error, match=message):
+        embedding.parse_ids("1", vocab_size)
+
+
 def test_parse_ids_accepts_commas_and_spaces():
     assert embedding.parse_ids("2, 5 5,9", 12).tolist() == [2, 5, 5, 9]
+
+
+def test_lesson_cell_is_the_package_code():
+    assert_cell_matches("01_embedding_lookup.ipynb", embedding.next_token_gradient)
 
 
 def test_untied_gradient_touches_only_input_rows():
@@ -53,16 +92,44 @@ def test_tied_gradient_touches_every_row():
 
 def test_tied_gradient_is_input_part_plus_output_part():
     ids = torch.tensor([2, 5, 5, 9])
-    tied = embedding.next_token_gradient(ids, tie=True)["grad"]
-    W, _ = embedding.demo_matrices()
+    tied = embedding.next_token_gradient(ids, tie=True)
+    W = tied["weight"]
     w_in, w_out = W.clone().requires_grad_(), W.clone().requires_grad_()
     F.cross_entropy(F.embedding(ids[:-1], w_in) @ w_out.T, ids[1:], reduction="sum").backward()
-    assert torch.allclose(tied, w_in.grad + w_out.grad, atol=1e-6)
+    assert torch.allclose(tied["grad"], w_in.grad + w_out.grad, atol=1e-6)
 
 
-def test_gradient_needs_two_ids():
-    with pytest.raises(ValueError, match="at least 2 token ids"):
-        embedding.next_token_gradient([3], tie=False)
+def test_gradient_leaves_the_global_generator_alone():
+    state = torch.random.get_rng_state()
+    embedding.next_token_gradient([1, 2], tie=False)
+    assert torch.equal(state, torch.random.get_rng_state())
+
+
+STEP_PROBES = [
+    ("one id", dict(ids=[3]), ValueError, r"at least 2 token ids.*got \[3\]"),
+    ("no ids", dict(ids=[]), ValueError, r"at least 2 token ids.*got \[\]"),
+    ("ids as text", dict(ids="1 2"), TypeError, "must be integers"),
+    ("NaN ids", dict(ids=[float("nan"), 1]), TypeError, "must be integers"),
+    ("2-D ids", dict(ids=[[1, 2]]), ValueError, "rank 1"),
+    ("bool ids", dict(ids=torch.tensor([True, False])), TypeError, "got dtype torch.bool"),
+    ("meta ids", dict(ids=torch.empty(2, dtype=torch.long, device="meta")), ValueError, "meta tensor"),
+    ("id = V", dict(ids=[1, 12]), ValueError, r"\[0, 11\].*got 12"),
+    ("tie is 1", dict(tie=1), TypeError, "tie must be True or False; got 1"),
+    ("V is True", dict(vocab_size=True), TypeError, "vocab_size must be an integer >= 1; got True"),
+    ("V is 12.0", dict(vocab_size=12.0), TypeError, "use 12 instead of 12.0"),
+    ("V huge", dict(vocab_size=10**9), ValueError, r"at most 10,000,000 for this demo"),
+    ("d is 0", dict(d_model=0), ValueError, "d_model must be an integer >= 1; got 0"),
+    ("d negative", dict(d_model=-6), ValueError, "got -6"),
+    ("seed negative", dict(seed=-1), ValueError, "seed must be an integer >= 0; got -1"),
+    ("seed float", dict(seed=1.5), TypeError, "seed must be an integer >= 0; got 1.5"),
+]
+
+
+@pytest.mark.parametrize("label, change, error, message", STEP_PROBES, ids=[p[0] for p in STEP_PROBES])
+def test_next_token_gradient_bad_inputs(label, change, error, message):
+    kwargs = dict(ids=[1, 2], tie=False) | change
+    with pytest.raises(error, match=message):
+        embedding.next_token_gradient(kwargs.pop("ids"), **kwargs)
 
 
 def test_panel_toggle_changes_state_and_figure():
@@ -78,12 +145,9 @@ def test_panel_bad_ids_are_explained_not_raised():
     panel = embedding.lookup_panel()
     panel.controls["ids"].value = "1, 99"
     assert "got 99" in panel.status.value
+    panel.controls["ids"].value = "3"
+    assert "at least 2 token ids" in panel.status.value
     with pytest.raises(ValueError, match="got 99"):
         panel.set(ids="1, 99")
     with pytest.raises(TypeError, match="must be text"):
         panel.set(ids=[1, 2])
-
-
-def test_demo_sizes_are_validated():
-    with pytest.raises(ValueError, match="vocab_size must be an integer >= 1; got 0"):
-        embedding.demo_matrices(vocab_size=0)

@@ -1,4 +1,4 @@
-"""lmtie_edu.param_counts: the saving formula, the GPT-style count, the figures, the panel, the exercises."""
+"""lmtie_edu.param_counts and param_count_figures: the GPT-style count, the figures, the panel, the exercises."""
 
 import math
 import subprocess
@@ -7,65 +7,30 @@ import sys
 import numpy as np
 import pytest
 from matplotlib.figure import Figure
+from notebook_code import assert_cell_matches
 
+from lmtie_edu import param_count_figures as F
 from lmtie_edu import param_counts as P
 from lmtie_edu.exercises import lesson04 as ex
 from lmtie_edu.solutions import lesson04 as sol
 
-TIED = P.ModelCount("tied toy", 1000, 64, True, 200_000, 264_000)
-UNTIED = P.ModelCount("untied toy", 2000, 32, False, 500_000, 436_000)
-FORMULA_FLIP = P.ModelCount("formula flip", 10, 10, True, 1_000, 1_100, flipped_by_build=False)
 
-
-# -- the saving and its share ------------------------------------------------------------------------
-
-def test_tying_saving_is_v_times_d():
-    assert P.tying_saving(50_257, 768) == 38_597_376
-    assert P.tying_saving(7, 3) == 21
-
-
-@pytest.mark.parametrize("bad, error", [(0, ValueError), (-5, ValueError), (768.0, TypeError), (1.5, TypeError),
-                                        ("768", TypeError), (True, TypeError)])
-def test_tying_saving_rejects_bad_sizes(bad, error):
-    with pytest.raises(error, match="d_model must be an integer >= 1"):
-        P.tying_saving(1000, bad)
-    with pytest.raises(error, match="vocab_size must be an integer >= 1"):
-        P.tying_saving(bad, 64)
-
-
-def test_saved_share_depends_on_the_total():
-    assert P.saved_share(1000, 64, 200_000, of="tied") == pytest.approx(64_000 / 200_000)
-    assert P.saved_share(1000, 64, 264_000, of="untied") == pytest.approx(64_000 / 264_000)
-
-
-def test_saved_share_rejects_bad_choice_and_impossible_totals():
-    with pytest.raises(ValueError, match=r"of must be one of \['tied', 'untied'\]; got 'both'"):
-        P.saved_share(1000, 64, 200_000, of="both")
-    with pytest.raises(ValueError, match="untied total must be at least 128,000"):
-        P.saved_share(1000, 64, 100_000, of="untied")
-    with pytest.raises(ValueError, match="tied total must be at least 64,000"):
-        P.saved_share(1000, 64, 1_000, of="tied")
-    with pytest.raises(ValueError, match="total must be an integer >= 1"):
-        P.saved_share(1000, 64, 0, of="tied")
-    with pytest.raises(TypeError, match="total must be an integer"):
-        P.saved_share(1000, 64, 2.5e5, of="tied")
-
-
-def test_model_count_totals_and_shares():
-    assert (TIED.total_tied, TIED.total_untied, TIED.saving) == (200_000, 264_000, 64_000)
-    assert (UNTIED.total_tied, UNTIED.total_untied, UNTIED.saving) == (436_000, 500_000, 64_000)
-    assert TIED.share_of_tied == pytest.approx(0.32) and TIED.share_of_untied == pytest.approx(64 / 264)
-    assert UNTIED.non_vocab == 436_000 - 64_000
-
-
-def test_format_table_marks_formula_flips():
-    text = P.format_table([TIED, UNTIED])
-    assert "tied toy" in text and "32.00%" in text and "264,000" in text and "*" not in text
-    flagged = P.format_table([TIED, FORMULA_FLIP])
-    assert "1,100*" in flagged and "total ± V·d" in flagged
+def total(*args, **kwargs):
+    return sum(P.gpt_parameter_breakdown(*args, **kwargs).values())
 
 
 # -- the GPT-style formula ---------------------------------------------------------------------------
+
+def test_lesson_cell_is_the_package_code():
+    assert_cell_matches("04_parameter_savings.ipynb", P.gpt_parameter_breakdown)
+
+
+def test_gpt_formula_is_exact_for_published_gpt2_counts():
+    # /work/shared/reference/facts.md: GPT-2 small 124,439,808 (untied 163,037,184), GPT-2 XL 1,557,611,200
+    assert total(50_257, 768, 12) == 124_439_808
+    assert total(50_257, 768, 12, tie=False) == 163_037_184
+    assert total(50_257, 1600, 48, d_ff=6400) == 1_557_611_200
+
 
 def test_gpt_formula_tie_removes_exactly_one_matrix():
     tied = P.gpt_parameter_breakdown(1000, 64, 3, tie=True)
@@ -78,8 +43,7 @@ def test_gpt_formula_matches_the_exercise_solution():
     # Two independent write-ups of GPT-2's count (by part; per block 12d²+13d) must agree.
     for V, d, L, positions in [(50_257, 768, 12, 1024), (31, 8, 1, 5), (128, 96, 7, 0)]:
         for tie in (True, False):
-            assert P.gpt_parameter_count(V, d, L, n_positions=positions, tie=tie) == \
-                sol.gpt2_parameter_count(V, d, L, positions, tie)
+            assert total(V, d, L, n_positions=positions, tie=tie) == sol.gpt2_parameter_count(V, d, L, positions, tie)
 
 
 def test_gpt_formula_d_ff_changes_only_the_mlp():
@@ -89,15 +53,38 @@ def test_gpt_formula_d_ff_changes_only_the_mlp():
     assert wide["MLP"] - base["MLP"] == 2 * (2 * 16 * 36 + 36)
 
 
-@pytest.mark.parametrize("kwargs, error, message", [
+def test_gpt_formula_huge_sizes_are_exact_integers():
+    huge = total(10**7, 10**5, 10**3)  # arithmetic only: nothing is allocated
+    assert isinstance(huge, int) and huge == sol.gpt2_parameter_count(10**7, 10**5, 10**3, 1024, True)
+
+
+FORMULA_PROBES = [
+    ({"vocab_size": 0}, ValueError, "vocab_size must be an integer >= 1; got 0"),
+    ({"vocab_size": -50_257}, ValueError, "vocab_size must be an integer >= 1; got -50257"),
+    ({"vocab_size": "50257"}, TypeError, "vocab_size must be an integer"),
+    ({"vocab_size": np.int64(7)}, None, None),
+    ({"d_model": -768}, ValueError, "d_model must be an integer >= 1; got -768"),
+    ({"d_model": 768.0}, TypeError, r"use 768 instead of 768.0"),
+    ({"d_model": True}, TypeError, "d_model must be an integer >= 1; got True"),
+    ({"d_model": math.nan}, TypeError, "d_model must be an integer"),
     ({"n_layers": 0}, ValueError, "n_layers must be an integer >= 1; got 0"),
     ({"n_layers": 2.5}, TypeError, "n_layers must be an integer"),
     ({"d_ff": -4}, ValueError, "d_ff must be an integer >= 1"),
+    ({"d_ff": 3072.5}, TypeError, "d_ff must be an integer"),
     ({"n_positions": -1}, ValueError, "n_positions must be an integer >= 0"),
+    ({"n_positions": 0}, None, None),
     ({"tie": "yes"}, TypeError, "tie must be True or False; got 'yes'"),
-])
-def test_gpt_formula_rejects_bad_input(kwargs, error, message):
+    ({"tie": 1}, TypeError, "tie must be True or False; got 1"),
+    ({"tie": None}, TypeError, "tie must be True or False; got None"),
+]
+
+
+@pytest.mark.parametrize("kwargs, error, message", FORMULA_PROBES)
+def test_gpt_formula_bad_input(kwargs, error, message):
     args = {"vocab_size": 100, "d_model": 16, "n_layers": 2} | kwargs
+    if error is None:
+        assert total(**args) > 0
+        return
     with pytest.raises(error, match=message):
         P.gpt_parameter_breakdown(**args)
 
@@ -105,52 +92,72 @@ def test_gpt_formula_rejects_bad_input(kwargs, error, message):
 def test_d_ff_from_ratio():
     assert P.d_ff_from_ratio(768, 4) == 3072
     assert P.d_ff_from_ratio(4096, 2.6875) == 11008
-    for bad in (0, -1.0, math.nan, True, "4"):
+    for bad in (0, -1.0, math.nan, math.inf, True, "4"):
         with pytest.raises(ValueError, match="mlp_ratio must be a positive number"):
             P.d_ff_from_ratio(64, bad)
+    with pytest.raises(ValueError, match="d_model must be an integer >= 1; got -64"):
+        P.d_ff_from_ratio(-64, 4)
 
 
-# -- curves and memory -------------------------------------------------------------------------------
+# -- figures -----------------------------------------------------------------------------------------
 
-def test_body_and_width_are_inverse():
-    d = np.array([512.0, 4096.0, 12288.0])
-    assert np.allclose(P.width_for_body(P.body_parameters(d)), d)
-    assert P.body_parameters(12288) == pytest.approx(12 * 96 * 12288**2)  # GPT-3 175B's shape
+def row(name="toy", V=1000, d=64, ties=True, tied=200_000, untied=264_000):
+    return dict(name=name, vocab_size=V, d_model=d, ties=ties, tied_total=tied, untied_total=untied)
 
 
-def test_vocab_law_has_the_exponent_and_the_anchor():
-    law = P.vocab_parameters_by_law([1e9, 1e10], anchor_non_vocab=1e9, anchor_vocab_params=5e7)
-    assert law[0] == pytest.approx(5e7)
-    assert law[1] / law[0] == pytest.approx(10**0.83)
-
-
-def test_matrix_bytes():
-    assert P.matrix_bytes(32_000, 8192, "fp32") == 4 * 32_000 * 8192
-    assert P.matrix_bytes(32_000, 8192, "bf16") == 2 * 32_000 * 8192
-    with pytest.raises(ValueError, match=r"dtype must be one of \['fp32', 'bf16'\]; got 'fp8'"):
-        P.matrix_bytes(10, 10, "fp8")
+ROWS = [row(), row("untied toy", 2000, 32, False, 436_000, 500_000)]
+X = np.geomspace(1e6, 1e9, 20)
+CURVES = {"V = 1K": (X, 1e6 / (X + 1e6)), "V = 2K": (X, 2e6 / (X + 2e6))}
 
 
 def test_figures_draw_points_and_curves():
-    fig = P.share_vs_size_figure([TIED, UNTIED])
+    fig = F.share_vs_size_figure(ROWS, CURVES)
     assert isinstance(fig, Figure)
     ax = fig.axes[0]
-    assert len(ax.lines) == len(P.CURVE_VOCABS) and ax.get_xscale() == "log"
-    assert [t.get_text() for t in ax.texts] == ["tied toy", "untied toy"]
-    memory = P.memory_figure([TIED, UNTIED])
+    assert len(ax.lines) == 2 and ax.get_xscale() == "log"
+    assert sorted(t.get_text() for t in ax.texts) == ["toy", "untied toy"]
+    memory = F.memory_figure(ROWS)
     heights = [bar.get_height() for bar in memory.axes[0].patches]
     assert heights[0] == pytest.approx(4 * 64_000 / 2**30) and heights[2] == pytest.approx(2 * 64_000 / 2**30)
-    law = P.vocab_law_figure([TIED, UNTIED], anchor=UNTIED, anchor_vocab=4000)
-    assert len(law.axes[0].lines) == 3
+    law = F.vocab_law_figure(ROWS, CURVES, anchor=(1e8, 0.02, "anchor"), dashed="V = 2K")
+    assert len(law.axes[0].lines) == 2 and law.axes[0].lines[1].get_linestyle() == "--"
 
 
-def test_figures_reject_bad_counts():
-    with pytest.raises(TypeError, match="counts must be a non-empty list of ModelCount"):
-        P.share_vs_size_figure([])
-    with pytest.raises(TypeError, match="counts must be a non-empty list of ModelCount"):
-        P.memory_figure([("GPT-2", 124_439_808)])
-    with pytest.raises(TypeError, match="anchor_vocab must be an integer"):
-        P.vocab_law_figure([TIED], anchor=TIED, anchor_vocab=2.16e5)
+def test_labels_of_close_points_do_not_overlap():
+    close = [row("A-long-model-name", tied=100_000, untied=164_000), row("B-long-model-name", tied=101_000,
+                                                                          untied=165_000)]
+    fig = F.share_vs_size_figure(close, CURVES)
+    fig.canvas.draw()
+    a, b = (t.get_window_extent() for t in fig.axes[0].texts)
+    assert not a.overlaps(b)
+
+
+FIGURE_PROBES = [
+    ("rows empty", lambda: F.memory_figure([]), ValueError, "rows is empty"),
+    ("rows a dict", lambda: F.memory_figure(row()), TypeError, "rows must be a list of dicts"),
+    ("rows text", lambda: F.memory_figure("GPT-2"), TypeError, "rows must be a list of dicts"),
+    ("row a tuple", lambda: F.memory_figure([("GPT-2", 124_439_808)]), TypeError, "each row must be a dict"),
+    ("row missing key", lambda: F.memory_figure([{"name": "x"}]), TypeError, "each row must be a dict with keys"),
+    ("float total", lambda: F.memory_figure([row(tied=2e5)]), ValueError, "tied_total must be an integer >= 1"),
+    ("negative V", lambda: F.memory_figure([row(V=-5)]), ValueError, "vocab_size must be an integer >= 1"),
+    ("ties is 1", lambda: F.memory_figure([row(ties=1)]), ValueError, "ties must be True or False"),
+    ("untied < tied", lambda: F.memory_figure([row(untied=100)]), ValueError, "untied total must exceed"),
+    ("curves a list", lambda: F.share_vs_size_figure(ROWS, [X]), TypeError, "curves must be a non-empty dict"),
+    ("curves empty", lambda: F.share_vs_size_figure(ROWS, {}), TypeError, "curves must be a non-empty dict"),
+    ("curve text", lambda: F.share_vs_size_figure(ROWS, {"c": ("a", "b")}), TypeError, "numeric arrays"),
+    ("curve lengths", lambda: F.share_vs_size_figure(ROWS, {"c": (X, X[:5])}), ValueError, "same length"),
+    ("curve NaN", lambda: F.share_vs_size_figure(ROWS, {"c": (X, np.full(20, np.nan))}), ValueError, "finite"),
+    ("curve x <= 0", lambda: F.share_vs_size_figure(ROWS, {"c": (-X, X / 2e9)}), ValueError, "positive"),
+    ("share > 1", lambda: F.share_vs_size_figure(ROWS, {"c": (X, X)}), ValueError, "strictly between 0 and 1"),
+    ("anchor a number", lambda: F.vocab_law_figure(ROWS, CURVES, anchor=2.16e5), TypeError, "anchor must be a tuple"),
+    ("anchor share 5", lambda: F.vocab_law_figure(ROWS, CURVES, anchor=(1e9, 5.0, "a")), ValueError, "between 0"),
+]
+
+
+@pytest.mark.parametrize("label, call, error, message", FIGURE_PROBES, ids=[p[0] for p in FIGURE_PROBES])
+def test_figures_bad_input(label, call, error, message):
+    with pytest.raises(error, match=message):
+        call()
 
 
 # -- the panel ----------------------------------------------------------------------------------------
@@ -158,8 +165,8 @@ def test_figures_reject_bad_counts():
 def test_breakdown_figure_numbers():
     tied = P.breakdown_figure(True, 50_257, 768, 12, 4.0).numbers
     untied = P.breakdown_figure(False, 50_257, 768, 12, 4.0).numbers
-    assert tied["total (this setting)"] == tied["tied total"] == P.gpt_parameter_count(50_257, 768, 12)
-    assert untied["total (this setting)"] == untied["untied total"] == tied["untied total"]
+    assert tied["total (this setting)"] == tied["tied total"] == 124_439_808
+    assert untied["total (this setting)"] == untied["untied total"] == tied["untied total"] == 163_037_184
     assert untied["untied total"] - untied["tied total"] == untied["saved by tying (V·d)"] == 50_257 * 768
     assert tied["saved, % of tied total"] == round(100 * 50_257 * 768 / tied["tied total"], 3)
 
@@ -176,6 +183,8 @@ def test_panel_toggle_and_sliders_redraw():
 
 @pytest.mark.parametrize("values, error, message", [
     ({"d_model": 100_000}, ValueError, r"d_model must be a value in \[64, 16384\]; got 100000"),
+    ({"d_model": 20_000}, ValueError, r"d_model must be a value in \[64, 16384\]; got 20000"),
+    ({"n_layers": 2.5}, TypeError, "n_layers must be an integer"),
     ({"vocab_size": 1.5}, TypeError, "vocab_size must be an integer"),
     ({"mlp_ratio": 20.0}, ValueError, r"mlp_ratio must be a value in \[1.0, 8.0\]"),
     ({"tie": 1}, TypeError, "tie must be True or False"),
@@ -188,7 +197,8 @@ def test_panel_rejects_impossible_values(values, error, message):
 
 
 def test_import_stays_light():
-    code = "import sys, lmtie_edu.param_counts, lmtie_edu.architectures; print('transformers' in sys.modules)"
+    code = ("import sys, lmtie_edu.param_counts, lmtie_edu.param_count_figures, lmtie_edu.architectures; "
+            "print('transformers' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
 

@@ -2,7 +2,7 @@
 
 import math
 
-from ..param_counts import gpt_parameter_count
+from ..param_counts import gpt_parameter_breakdown
 from ..solutions import lesson04 as solutions
 from . import Mismatch, exercise
 
@@ -21,7 +21,7 @@ def saved_shares(answer, solution):
     cases = []
     for V, d, layers in _GPT_SHAPES:
         for ties in (True, False):
-            cases.append((V, d, gpt_parameter_count(V, d, layers, tie=ties), ties))
+            cases.append((V, d, sum(gpt_parameter_breakdown(V, d, layers, tie=ties).values()), ties))
     for V, d, total, ties in cases:
         got = answer(V, d, total, ties)
         expected = solution(V, d, total, ties)
@@ -42,7 +42,7 @@ def gpt2_parameter_count(answer, solution):
     cases.append((1_000, 64, 2, 128, True))
     for case in cases:
         expected = solution(*case)
-        assert expected == gpt_parameter_count(case[0], case[1], case[2], n_positions=case[3], tie=case[4])
+        assert expected == sum(gpt_parameter_breakdown(case[0], case[1], case[2], n_positions=case[3], tie=case[4]).values())
         got = answer(*case)
         if got != expected:
             V, d, layers, positions, tie = case
