@@ -33,7 +33,8 @@ def tied_decoder_weight(answer, solution):
 @exercise(solutions.autoencoder_parameter_count, hint="count W (h×d) once when tied, twice (W and a d×h decoder) "
           "when untied — and do not forget the encoder bias (h) and the decoder bias (d).")
 def autoencoder_parameter_count(answer, solution):
-    from ..autoencoders import Autoencoder, count_parameters
+    from ..autoencoder_model import Autoencoder
+    from ..models import count_parameters
 
     cases = [(64, 16, True), (64, 16, False), (784, 128, True), (784, 128, False), (10, 3, True)]
     for n_inputs, n_hidden, tie in cases:
