@@ -25,7 +25,7 @@ from pathlib import Path
 
 import torch
 
-from .validation import check_choice, check_positive_int
+from .validation import check_choice, check_positive_int, check_token_ids
 
 UNK, EOS = "<unk>", "<eos>"
 SPECIALS = (UNK, EOS)
@@ -93,8 +93,23 @@ def tokenize(text: str) -> list[str]:
     return TOKEN_PATTERN.findall(text.lower())
 
 
+def _check_tokens(tokens, name: str = "tokens") -> list:
+    """A list of token strings; a plain str (which would be read letter by letter) is refused."""
+    if isinstance(tokens, str):
+        raise TypeError(f"{name} must be a list of tokens, not a str: use tokenize(text) first")
+    try:
+        tokens = list(tokens)
+    except TypeError:
+        raise TypeError(f"{name} must be a list of token strings; got {type(tokens).__name__}") from None
+    for token in tokens:
+        if not isinstance(token, str):
+            raise TypeError(f"{name} must be token strings; got {token!r} ({type(token).__name__})")
+    return tokens
+
+
 def token_stream(documents: Iterable[str]) -> list[str]:
     """The tokens of every document, each document followed by ``<eos>``."""
+    documents = _check_tokens(documents, "documents")
     stream = []
     for document in documents:
         stream += tokenize(document)
@@ -153,7 +168,7 @@ class Vocabulary:
         Words seen only once are never admitted: they must stay ``<unk>`` in training, otherwise the
         model never learns to predict ``<unk>`` and every unknown validation word costs a fortune.
         """
-        counts = Counter(tokens)
+        counts = Counter(_check_tokens(tokens))
         if not counts:
             raise ValueError("cannot build a vocabulary from an empty token list")
         ranked = sorted((w for w in counts if w not in SPECIALS and counts[w] >= 2), key=lambda w: (-counts[w], w))
@@ -176,10 +191,15 @@ class Vocabulary:
         """Token ids (``torch.long``); unknown words become ``<unk>`` (id 0)."""
         if isinstance(tokens, str):
             raise TypeError("encode expects a list of tokens, not a str: use encode(tokenize(text))")
-        return torch.tensor([self.index.get(token, 0) for token in tokens], dtype=torch.long)
+        return torch.tensor([self.index.get(token, 0) for token in _check_tokens(tokens)], dtype=torch.long)
 
     def decode(self, ids) -> list[str]:
-        return [self.words[i] for i in torch.as_tensor(ids).tolist()]
+        """Words of a 1-D sequence of ids in ``[0, V - 1]`` (a negative id is an error, not a word from the end)."""
+        if isinstance(ids, (list, tuple)) and not ids:
+            return []
+        if isinstance(ids, torch.Tensor) and ids.is_meta:
+            raise ValueError("ids is a meta tensor: it has a shape but no ids to decode")
+        return [self.words[i] for i in check_token_ids(ids, len(self.words), ranks=(1,), name="ids").tolist()]
 
     def frequencies(self) -> torch.Tensor:
         """Training count of each id's word (``<unk>`` gets the count of all words mapped to it)."""
@@ -190,6 +210,7 @@ class Vocabulary:
 
 def unknown_rate(vocabulary: Vocabulary, tokens: Sequence[str]) -> float:
     """Fraction of ``tokens`` that the vocabulary maps to ``<unk>``."""
+    tokens = _check_tokens(tokens)
     if not tokens:
         raise ValueError("unknown_rate needs at least one token")
     return sum(token not in vocabulary.index for token in tokens) / len(tokens)

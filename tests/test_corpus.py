@@ -224,3 +224,56 @@ def test_error_messages_never_show_the_gensim_folder(monkeypatch, tmp_path):
     with pytest.raises(ValueError) as info:
         load_similarity_benchmark("simlex999")
     assert str(tmp_path) not in str(info.value) and "gensim/test/test_data/simlex999.txt line 1" in str(info.value)
+
+
+# -- bad input: a str is not a token list, ids are checked ------------------------------------------------------
+@pytest.mark.parametrize("ids, error, message", [
+    ([-1], ValueError, r"ids must lie in \[0, 3\].*got -1"),      # not a word counted from the end
+    ([4], ValueError, r"ids must lie in \[0, 3\].*got 4"),
+    ("ab", TypeError, "ids must be integers"),
+    ([1.5], TypeError, "ids must be integers"),
+    (torch.tensor([True]), TypeError, "ids must be integers"),
+    ([[2, 3]], ValueError, "ids must have rank 1"),
+    (3, ValueError, "ids must have rank 1"),
+    (torch.empty(2, dtype=torch.long, device="meta"), ValueError, "meta tensor"),
+])
+def test_vocabulary_decode_bad_ids(ids, error, message):
+    vocab = Vocabulary.from_tokens("a a b b".split())
+    with pytest.raises(error, match=message):
+        vocab.decode(ids)
+
+
+def test_vocabulary_decode_empty_and_tensors():
+    vocab = Vocabulary.from_tokens("a a b b".split())
+    assert vocab.decode([]) == [] and vocab.decode(torch.tensor([], dtype=torch.long)) == []
+    assert vocab.decode(torch.tensor([2, 3, 0])) == ["a", "b", UNK]
+
+
+@pytest.mark.parametrize("call", [
+    lambda v: Vocabulary.from_tokens("the cat sat"),
+    lambda v: v.encode("a b"),
+    lambda v: unknown_rate(v, "a b"),
+    lambda v: token_stream("One document."),
+])
+def test_a_plain_string_is_not_a_token_list(call):
+    vocab = Vocabulary.from_tokens("a a b b".split())
+    with pytest.raises(TypeError, match="not a str"):
+        call(vocab)
+
+
+@pytest.mark.parametrize("call", [
+    lambda v: Vocabulary.from_tokens(["a", 1, "a"]),
+    lambda v: v.encode(["a", None]),
+    lambda v: unknown_rate(v, [b"a"]),
+    lambda v: Vocabulary.from_tokens(5),
+])
+def test_tokens_must_be_strings(call):
+    vocab = Vocabulary.from_tokens("a a b b".split())
+    with pytest.raises(TypeError, match="token strings"):
+        call(vocab)
+
+
+def test_empty_inputs():
+    vocab = Vocabulary.from_tokens("a a b b".split())
+    assert vocab.encode([]).tolist() == [] and vocab.encode([]).dtype == torch.long
+    assert tokenize("") == [] and token_stream([]) == []
