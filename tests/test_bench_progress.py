@@ -52,13 +52,13 @@ def test_lesson06_benchmark_sets_up_and_redraws():
     b.run()
 
 
-def test_meta_build_benchmark_measures_memory_in_setup():
+def test_meta_build_benchmark_is_declared_with_both_budgets():
     (b,) = [b for b in bench.registry() if "70B" in b.name]
-    assert b.budget_seconds == 1.0
-    b.setup()
-    b.run()  # one timed build; the memory was measured once, in set-up
-    assert b.extra["extra_mib"] <= b.extra["mib_budget"] == 100 and b.extra["mib_ok"]
-    assert b.extra["real_fp32_gib"] == round(4 * 68_976_648_192 / 2**30, 1)
+    assert b.budget_seconds == 1.0 and b.repeats >= 5
+    # its set-up measures the build's memory in a fresh process (tests/test_architectures.py covers that
+    # probe); here: one timed run really builds the model on the meta device
+    model = b.run()
+    assert sum(p.numel() for p in model.parameters()) == 68_976_648_192
 
 
 def test_progress_outside_a_kernel_shows_nothing_and_yields_everything():
