@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
-
 import numpy as np
 import torch
 import torch.nn.functional as F
@@ -13,7 +10,6 @@ from torch import nn
 from .progress import Progress
 from .validation import check_bool, check_number, check_positive_int, check_token_ids
 
-MAX_VOCAB = 10_000_000  # a per-row counter beyond this is a mistake, not a teaching model
 MAX_BATCH = 1_000_000
 
 
@@ -67,107 +63,27 @@ def check_examples(model, inputs, targets, what: str = "") -> tuple[torch.Tensor
     return inputs, targets
 
 
-@dataclass
-class History:
-    steps: list[int] = field(default_factory=list)
-    train_loss: list[float] = field(default_factory=list)
-    val_steps: list[int] = field(default_factory=list)
-    val_loss: list[float] = field(default_factory=list)
-
-
-class RowGradientCounter:
-    """An ``after_backward`` hook for :func:`train`: which rows of the embedding and of the head got gradient.
-
-    Per row (token id) it counts the steps with a non-zero gradient and sums the gradient norms,
-    for the input matrix (``embedding.weight``) and the output matrix (``head.weight``), and counts
-    how often each token was a target in a batch. For a tied model both matrices are one, so the
-    two counts are equal (the paths cannot be told apart in one ``.grad``).
-    """
-
-    def __init__(self, vocab_size: int):
-        vocab_size = check_positive_int(vocab_size, "vocab_size")
-        if vocab_size > MAX_VOCAB:
-            raise ValueError(f"vocab_size must be at most {MAX_VOCAB:,} (a counter per row); got {vocab_size:,}")
-        self.input_steps = torch.zeros(vocab_size, dtype=torch.long)
-        self.output_steps = torch.zeros(vocab_size, dtype=torch.long)
-        self.input_norm_sum = torch.zeros(vocab_size, dtype=torch.float64)
-        self.output_norm_sum = torch.zeros(vocab_size, dtype=torch.float64)
-        self.target_counts = torch.zeros(vocab_size, dtype=torch.long)
-
-    def __call__(self, model: nn.Module, inputs: torch.Tensor, targets: torch.Tensor) -> None:
-        vocab_size = len(self.target_counts)
-        grads = [getattr(getattr(getattr(model, part, None), "weight", None), "grad", None)
-                 for part in ("embedding", "head")]
-        if any(grad is None for grad in grads):
-            raise ValueError("model.embedding.weight.grad and model.head.weight.grad must exist: call the counter "
-                             "after loss.backward() on a model with an embedding and a head")
-        if any(grad.dim() != 2 or grad.shape[0] != vocab_size for grad in grads):
-            raise ValueError(f"the counter was built for vocab_size={vocab_size}; the model's matrices have "
-                             f"shapes {[tuple(grad.shape) for grad in grads]}")
-        targets = check_ids(targets, "targets", ranks=(1,), vocab_size=vocab_size)
-        for grad, steps, norms in ((grads[0], self.input_steps, self.input_norm_sum),
-                                   (grads[1], self.output_steps, self.output_norm_sum)):
-            steps += (grad != 0).any(dim=1)
-            norms += grad.norm(dim=1).double()
-        self.target_counts += torch.bincount(targets, minlength=len(self.target_counts))
-
-
-@torch.no_grad()
-def evaluate(model: nn.Module, inputs: torch.Tensor, targets: torch.Tensor, batch_size: int = 4096) -> float:
-    """Mean cross-entropy (nats per token) of ``model`` on a whole set."""
-    inputs, targets = check_examples(model, inputs, targets)
-    batch_size = check_positive_int(batch_size, "batch_size")
-    model.eval()
-    total = 0.0
-    for start in range(0, len(targets), batch_size):
-        logits = model(inputs[start:start + batch_size])
-        total += F.cross_entropy(logits, targets[start:start + batch_size], reduction="sum").item()
-    model.train()
-    return total / len(targets)
-
-
 def train(model: nn.Module, inputs: torch.Tensor, targets: torch.Tensor, *, steps: int, batch_size: int = 64,
-          lr: float = 3e-3, seed: int = 0, val: tuple[torch.Tensor, torch.Tensor] | None = None,
-          eval_every: int = 50, description: str = "training", show_progress: bool | None = None,
-          after_backward: Callable[[nn.Module, torch.Tensor, torch.Tensor], None] | None = None) -> History:
-    """Adam on random mini-batches (drawn from a generator seeded with ``seed``).
-
-    ``after_backward(model, batch_inputs, batch_targets)`` runs after each backward pass, before the
-    optimiser step — e.g. to count which rows of the embedding received a gradient.
-    """
+          lr: float = 3e-3, seed: int = 0, description: str = "training",
+          show_progress: bool | None = None) -> list[float]:
+    """Adam on random mini-batches (drawn from a generator seeded with ``seed``); returns each step's loss."""
     inputs, targets = check_examples(model, inputs, targets)
-    if val is not None:
-        if not isinstance(val, (tuple, list)) or len(val) != 2:
-            raise TypeError(f"val must be a pair (val_inputs, val_targets) or None; got {type(val).__name__}")
-        val = check_examples(model, *val, what="val ")
     steps = check_positive_int(steps, "steps")
     batch_size = check_positive_int(batch_size, "batch_size")
     if batch_size > MAX_BATCH:
         raise ValueError(f"batch_size must be at most {MAX_BATCH:,}; got {batch_size:,}")
     lr = check_number(lr, "lr", minimum=0, maximum=10, strict=True, expected="a learning rate in (0, 10), e.g. 3e-3")
     seed = check_positive_int(seed, "seed", minimum=0)
-    eval_every = check_positive_int(eval_every, "eval_every")
     if show_progress is not None:
         check_bool(show_progress, "show_progress")
-    if after_backward is not None and not callable(after_backward):
-        raise TypeError(f"after_backward must be a function (model, inputs, targets) -> None; "
-                        f"got {type(after_backward).__name__}")
     generator = torch.Generator().manual_seed(seed)
     optimiser = torch.optim.Adam(model.parameters(), lr=lr)
-    history = History()
-    bar = Progress(range(steps), description, show=show_progress)
-    for step in bar:
+    losses = []
+    for _ in Progress(range(steps), description, show=show_progress):
         batch = torch.randint(len(targets), (batch_size,), generator=generator)
         loss = F.cross_entropy(model(inputs[batch]), targets[batch])
         optimiser.zero_grad(set_to_none=True)
         loss.backward()
-        if after_backward is not None:
-            after_backward(model, inputs[batch], targets[batch])
         optimiser.step()
-        history.steps.append(step + 1)
-        history.train_loss.append(loss.item())
-        if val is not None and ((step + 1) % eval_every == 0 or step + 1 == steps):
-            history.val_steps.append(step + 1)
-            history.val_loss.append(evaluate(model, *val))
-            bar.note(f"step {step + 1}: val loss {history.val_loss[-1]:.3f}")
-    return history
+        losses.append(loss.item())
+    return losses

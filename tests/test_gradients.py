@@ -10,7 +10,6 @@ from lmtie_edu import gradient_figures, gradients
 from lmtie_edu import toy_corpus as tc
 from lmtie_edu.exercises import lesson03 as ex
 from lmtie_edu.models import TinyLM
-from lmtie_edu.training import RowGradientCounter, train
 
 
 @pytest.fixture(scope="module")
@@ -88,27 +87,6 @@ def test_gradient_parts_bad_input():
         gradients.gradient_parts(model, torch.tensor([[1, 2]]), torch.tensor([10]))
     with pytest.raises(TypeError, match="integers"):
         gradients.gradient_parts(model, torch.tensor([[1.0, 2.0]]), torch.tensor([1]))
-
-
-def _count(corpus, tie):
-    """The lesson's counting loop, through train's after_backward hook (same batches as the lesson's loop)."""
-    torch.manual_seed(0)
-    model = TinyLM(30, 8, tie=tie)
-    start = model.embedding.weight.detach().clone()
-    counter = RowGradientCounter(30)
-    train(model, corpus.inputs, corpus.targets, steps=20, batch_size=16, after_backward=counter, show_progress=False)
-    return counter, (model.embedding.weight.detach() - start).abs().amax(dim=1)
-
-
-def test_counting_rows_that_receive_a_gradient(corpus):
-    untied, untied_moved = _count(corpus, tie=False)
-    tied, tied_moved = _count(corpus, tie=True)
-    assert int(untied.input_steps[tc.EOS]) == 0
-    assert untied_moved[tc.EOS].item() == 0.0                      # Adam never moves a row that never had a gradient
-    assert (untied.output_steps == 20).all() and (tied.input_steps == 20).all()
-    assert tied_moved[tc.EOS].item() > 0
-    assert int(untied.input_steps[tc.BOS]) > 0
-    assert untied.input_norm_sum.shape == (30,)
 
 
 def test_rows_touched():

@@ -11,7 +11,13 @@ from lmtie_edu.plotting import heatmap, new_figure
 from lmtie_edu.progress import Progress
 from lmtie_edu.seeding import seeded
 from lmtie_edu.tying import shares_parameter, shares_storage, tie, untie
-from lmtie_edu.validation import check_matrix, check_number, check_positive_int, check_tie_shapes, check_token_ids
+from lmtie_edu.validation import (
+    check_matrix,
+    check_number,
+    check_positive_int,
+    check_tie_shapes,
+    check_token_ids,
+)
 from lmtie_edu.widgets import format_number
 
 NAN, INF = float("nan"), float("inf")
