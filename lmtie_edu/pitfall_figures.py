@@ -28,7 +28,7 @@ METHODS = ("share", "copy", "new Parameter after optimiser")
 TRACKED = ((1, 0), (4, 2), (7, 5))
 
 
-def build_with_method(method: str, *, tie_weights: bool = True, vocab_size: int = 16, d_model: int = 8,
+def build_with_method(method: str, *, tie: bool = True, vocab_size: int = 16, d_model: int = 8,
                       seed: int = 0, lr: float = 0.05) -> tuple[TinyLM, torch.optim.Optimizer]:
     """A TinyLM and its Adam optimiser, the head 'tied' to the embedding by ``method``.
 
@@ -37,27 +37,27 @@ def build_with_method(method: str, *, tie_weights: bool = True, vocab_size: int 
       at step 0, independent afterwards.
     - ``"new Parameter after optimiser"``: the optimiser is built first, then a *new*
       ``nn.Parameter`` is put into both modules — a real tie that the optimiser never sees.
-    ``tie_weights=False`` ignores ``method``: two independently initialised matrices (the baseline).
+    ``tie=False`` ignores ``method``: two independently initialised matrices (the baseline).
     """
     check_choice(method, "method", METHODS)
-    check_bool(tie_weights, "tie_weights")
+    check_bool(tie, "tie")
     vocab_size = check_size(vocab_size, "vocab_size", minimum=2, maximum=100_000)
     d_model = check_size(d_model, "d_model", maximum=4096)
     check_number(lr, "lr", minimum=0, strict=True)
     with seeded(seed):  # TinyLM draws its weights from the global generator; the learner's is restored
-        model = TinyLM(vocab_size, d_model, tie=tie_weights and method == "share")
-    if tie_weights and method == "copy":
+        model = TinyLM(vocab_size, d_model, tie=tie and method == "share")
+    if tie and method == "copy":
         with torch.no_grad():
             model.head.weight.copy_(model.embedding.weight)
     optimiser = torch.optim.Adam(model.parameters(), lr=lr)
-    if tie_weights and method == "new Parameter after optimiser":
+    if tie and method == "new Parameter after optimiser":
         shared = nn.Parameter(model.embedding.weight.detach().clone())
         model.embedding.weight = shared
         model.head.weight = shared
     return model, optimiser
 
 
-def track_tying(method: str, *, tie_weights: bool = True, steps: int = 10, seed: int = 0) -> dict:
+def track_tying(method: str, *, tie: bool = True, steps: int = 10, seed: int = 0) -> dict:
     """Train a few Adam steps on a fixed batch; record the tracked entries of both matrices at every step.
 
     Returns ``embedding`` and ``head`` ((steps + 1, len(TRACKED)) tensors: the values of the tracked
@@ -65,7 +65,7 @@ def track_tying(method: str, *, tie_weights: bool = True, steps: int = 10, seed:
     per step) and whether the two matrices are one Parameter / in the optimiser.
     """
     steps = check_size(steps, "steps", maximum=1000)
-    model, optimiser = build_with_method(method, tie_weights=tie_weights, seed=seed)
+    model, optimiser = build_with_method(method, tie=tie, seed=seed)
     inputs, targets = demo_data(model.vocab_size, model.context, seed=seed)
     start = model.embedding.weight.detach().clone()
     rows, cols = zip(*TRACKED, strict=True)
@@ -95,9 +95,9 @@ def track_tying(method: str, *, tie_weights: bool = True, steps: int = 10, seed:
 
 
 @functools.lru_cache(maxsize=64)
-def _cached_track(method: str, tie_weights: bool, steps: int) -> dict:
+def _cached_track(method: str, tie: bool, steps: int) -> dict:
     # A learner flips back and forth between the same few states: train each state once.
-    return track_tying(method, tie_weights=tie_weights, steps=steps)
+    return track_tying(method, tie=tie, steps=steps)
 
 
 def tying_method_figure(tie: bool = True, method: str = "share", steps: int = 10) -> PanelResult:

@@ -37,7 +37,7 @@ def test_new_parameter_after_optimiser_is_tied_but_frozen():
 
 def test_tie_off_is_two_independent_matrices_whatever_the_method():
     for method in pitfall_figures.METHODS:
-        model, optimiser = pitfall_figures.build_with_method(method, tie_weights=False)
+        model, optimiser = pitfall_figures.build_with_method(method, tie=False)
         assert not model.tied and not torch.equal(model.embedding.weight, model.head.weight)
         assert pitfalls.in_optimiser(model.head.weight, optimiser)
 
@@ -72,8 +72,8 @@ def test_build_with_method_is_reproducible_from_its_seed():
 @pytest.mark.parametrize("call, error, text", [
     (lambda: pitfall_figures.build_with_method("clone"), ValueError,
      r"method must be one of \['share', 'copy', 'new Parameter after optimiser'\]; got 'clone'"),
-    (lambda: pitfall_figures.build_with_method("share", tie_weights="yes"), TypeError,
-     "tie_weights must be True or False; got 'yes'"),
+    (lambda: pitfall_figures.build_with_method("share", tie="yes"), TypeError,
+     "tie must be True or False; got 'yes'"),
     (lambda: pitfall_figures.build_with_method("share", lr=math.nan), ValueError, "lr must be a number > 0; got nan"),
     (lambda: pitfall_figures.build_with_method("share", lr=-0.1), ValueError, "lr must be a number > 0; got -0.1"),
     (lambda: pitfall_figures.build_with_method("share", lr="0.1"), ValueError, "lr must be a number > 0; got '0.1'"),
