@@ -187,3 +187,17 @@ def test_compared_outputs_print_no_float_noise(notebook):
             long = [m.group(0) for m in LONG_DECIMAL.finditer(text)
                     if len((m.group(1).lstrip("0") + m.group(2)).lstrip("0")) >= 7]
             assert not long, f"{path.name} cell [{index}] prints {long[:3]}: too many digits to reproduce on another CPU"
+
+
+# -- the idea in plain sight ---------------------------------------------------------------------------------
+def test_most_of_each_lessons_code_is_in_its_cells(notebook):
+    """tools/visible_code.py: cell code / (cell code + the lesson modules it imports), figures and plumbing aside."""
+    import importlib.util
+
+    path, _ = notebook
+    tool = Path(__file__).resolve().parent.parent / "tools" / "visible_code.py"
+    spec = importlib.util.spec_from_file_location("visible_code", tool)
+    visible_code = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(visible_code)
+    row = visible_code.lesson_share(path)
+    assert row["share"] >= 60, f"{path.name}: only {row['share']} % of the lesson's own code is in its cells: {row}"

@@ -3,7 +3,7 @@
     share = cell code / (cell code + code of the lesson modules the notebook imports)
 
 Lines are counted without blank lines, comments and docstrings. Left out on both sides, because a learner
-skips them: exercise cells (tagged ``exercise``), the package's plumbing modules (set-up, figures helpers,
+skips them: exercise cells (tagged ``exercise``), the Colab set-up cell, the package's plumbing modules (set-up, figures helpers,
 widgets, progress bars, validation, seeding, data loading, exercise checks) and, inside a lesson module,
 functions that only build figures or panels (named ``*_figure``, ``*_panel``, ``draw_*``, ``plot_*``, or in
 a module whose name ends in ``_figures``). A module imported whole (``from lmtie_edu import gradients``)
@@ -26,6 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "lmtie_edu"
 # What a learner skips: set-up, plotting, widgets, progress, checks, data loading, timing.
+COLAB_SETUP = "# Google Colab only:"  # the install cell tools/colab.py stamps: not the lesson's code
 PLUMBING = {"notebook", "plotting", "widgets", "progress", "validation", "seeding", "bench", "exercises",
             "solutions", "toy_corpus", "corpus"}
 
@@ -140,7 +141,8 @@ def used_source(module: str, names: set[str] | None) -> str:
 def lesson_share(path: Path) -> dict:
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
     code_cells = ["".join(c["source"]) for c in cells
-                  if c["cell_type"] == "code" and "exercise" not in c.get("metadata", {}).get("tags", [])]
+                  if c["cell_type"] == "code" and "exercise" not in c.get("metadata", {}).get("tags", [])
+                  and not "".join(c["source"]).startswith(COLAB_SETUP)]
     in_cells = sum(code_lines(source) for source in code_cells)
     wanted = imported_names(code_cells)
     hidden = {m: code_lines(used_source(m, wanted[m]), skip_figure_functions=True)
