@@ -43,6 +43,8 @@ help:
 	@echo "make test-site     build the site and open it in Chromium"
 	@echo "make test-colab    run every lesson in a Colab-like venv (ipywidgets 7, ipykernel 6) with its set-up cell"
 	@echo "make test-binder   show what Binder's repo2docker builds from binder/ (Python, CPU torch)"
+	@echo "make test-hub      a real JupyterHub on 127.0.0.1 with 5 simulated students (nbgitpuller, isolation)"
+	@echo "make bench-hub     class-scale benchmark: N = 1, 5, 10, 20 students -> build/hub-bench.json"
 
 # Refuse an unsupported Python in one line, before pip fails with an unexplained ResolutionImpossible,
 # and refuse a .venv that an unsupported Python made earlier.
@@ -117,3 +119,4 @@ clean-venv:
 	rm -rf $(VENV)
 
 include integration.mk
+include hub.mk
