@@ -93,8 +93,10 @@ def _meta_build_benchmark() -> Benchmark:
                            mib_budget=100, mib_ok=memory["extra_mib"] <= 100,
                            real_fp32_gib=round(4 * total / architectures.GIB, 1))
 
-    bench.run = lambda: architectures.build_uncached(name)  # uncached: every repeat really builds
-    bench.setup = setup
+    def run() -> None:
+        architectures.build_uncached(name)  # uncached: every repeat really builds
+
+    bench.run, bench.setup = run, setup
     return bench
 
 

@@ -56,9 +56,10 @@ def test_meta_build_benchmark_is_declared_with_both_budgets():
     (b,) = [b for b in bench.registry() if "70B" in b.name]
     assert b.budget_seconds == 1.0 and b.repeats >= 5
     # its set-up measures the build's memory in a fresh process (tests/test_architectures.py covers that
-    # probe); here: one timed run really builds the model on the meta device
-    model = b.run()
-    assert sum(p.numel() for p in model.parameters()) == 68_976_648_192
+    # probe); a timed run builds the model and returns no metrics (measure() would read them)
+    assert b.run() is None
+    row = bench.measure(bench.Benchmark(b.name, b.run, b.budget_seconds, repeats=1))
+    assert row["repeats"] == 1 and row["median_seconds"] > 0
 
 
 def test_progress_outside_a_kernel_shows_nothing_and_yields_everything():
