@@ -16,10 +16,8 @@ MAX_BATCH = 1_000_000
 def check_ids(ids, name: str, *, ranks: tuple[int, ...], vocab_size: int | None = None) -> torch.Tensor:
     """Token ids as a LongTensor; a clear error for text, floats, bools, meta tensors and negative ids
     (and for ids >= ``vocab_size`` when it is given)."""
-    if isinstance(ids, (str, bytes)):
-        raise TypeError(f"{name} must be token ids (integers), not text; got {ids[:30]!r} — map the text to ids first")
-    if isinstance(ids, torch.Tensor) and ids.is_meta:
-        raise ValueError(f"{name} is a meta tensor (a shape without values); pass real token ids")
+    if isinstance(ids, (str, bytes)) or (isinstance(ids, torch.Tensor) and ids.is_meta):
+        return check_token_ids(ids, 1, ranks=ranks, name=name)  # its clear error for text and meta tensors
     if not isinstance(ids, torch.Tensor):
         try:
             array = np.asarray(ids)

@@ -37,8 +37,10 @@ def check_token_ids(ids, vocab_size: int, *, ranks: tuple[int, ...] = (1, 2), na
     needs integer row numbers), ids outside ``[0, vocab_size - 1]`` and tensors of the wrong rank.
     """
     vocab_size = check_positive_int(vocab_size, "vocab_size")
+    if isinstance(ids, (str, bytes)):
+        raise TypeError(f"{name} must be integers, not text; got {ids[:30]!r} — map the text to ids first")
     if isinstance(ids, torch.Tensor) and ids.is_meta:
-        raise ValueError(f"{name} are a meta tensor (a shape without values); pass real token ids")
+        raise ValueError(f"{name} is a meta tensor (a shape without values); pass real token ids")
     if not isinstance(ids, torch.Tensor):
         try:
             array = np.asarray(ids)
