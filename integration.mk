@@ -4,8 +4,10 @@
 #   make test-site    build the site, then open it in Chromium (tests/site)
 #   make test-colab   lessons stamped for Colab? then every lesson run in a Colab-like venv (build/colab-venv)
 #   make test-binder  what Binder's repo2docker will build from binder/ (its own detection + Dockerfile)
+#   make nbgrader     write an nbgrader course (build/nbgrader/source/lessonNN/) for graded labs
+#   make test-nbgrader  nbgrader itself autogrades every lesson: solutions full marks, untouched stubs zero
 
-.PHONY: site test-site test-colab test-binder
+.PHONY: site test-site test-colab test-binder nbgrader test-nbgrader
 
 # `$(call timed,NAME,COMMANDS)`: run the commands, then say how long they took; keep their exit code.
 define timed
@@ -27,3 +29,17 @@ test-colab: $(TEST_STAMP)
 
 test-binder: $(TEST_STAMP)
 	$(call timed,make test-binder,$(PY) tools/binder_check.py)
+
+# nbgrader lives in its own venv over .venv (tools/layered_venv.py): the learners' JupyterLab gets no grading menus.
+NBGRADER_VENV  := build/nbgrader-venv
+NBGRADER_STAMP := $(NBGRADER_VENV)/.installed
+$(NBGRADER_STAMP): requirements-nbgrader.txt constraints.txt $(TEST_STAMP)
+	$(PY) tools/layered_venv.py $(NBGRADER_VENV)
+	$(NBGRADER_VENV)/bin/python -m pip install --quiet -r requirements-nbgrader.txt
+	touch $@
+
+nbgrader: $(TEST_STAMP)
+	$(PY) tools/graded_labs.py build
+
+test-nbgrader: $(NBGRADER_STAMP) $(MPL_READY)
+	$(call timed,make test-nbgrader,$(NBGRADER_VENV)/bin/python tools/graded_labs.py check)

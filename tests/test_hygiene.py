@@ -201,3 +201,28 @@ def test_most_of_each_lessons_code_is_in_its_cells(notebook):
     spec.loader.exec_module(visible_code)
     row = visible_code.lesson_share(path)
     assert row["share"] >= 60, f"{path.name}: only {row['share']} % of the lesson's own code is in its cells: {row}"
+
+
+# -- predict, then run ----------------------------------------------------------------------------------------
+def test_lesson_asks_predict_then_run_questions(notebook):
+    """3–5 questions per lesson: a "Predict first." markdown cell, the widget cell (tagged predict and excluded
+    from comparison), then a compared cell that shows the evidence."""
+    from lmtie_edu.predict import Question
+
+    path, nb = notebook
+    cells = nb["cells"]
+    asked = [i for i, cell in enumerate(cells) if "predict" in cell["metadata"].get("tags", [])]
+    assert 3 <= len(asked) <= 5, f"{path.name}: {len(asked)} predict-then-run questions (ask 3–5)"
+    module = __import__(f"lmtie_edu.predictions.lesson{path.name[:2]}", fromlist=["*"])
+    for i in asked:
+        source = "".join(cells[i]["source"])
+        name = re.search(r"predict\.(\w+)\.ask\(\)", source)
+        assert name and isinstance(getattr(module, name.group(1), None), Question), (
+            f"{path.name} cell {i}: a predict cell must call predict.<question>.ask() on a question of {module.__name__}")
+        assert "nbval-ignore-output" in cells[i]["metadata"]["tags"], f"{path.name} cell {i}: tag it nbval-ignore-output"
+        before = "".join(cells[i - 1]["source"])
+        assert cells[i - 1]["cell_type"] == "markdown" and "**Predict first.**" in before, (
+            f"{path.name} cell {i}: put the question in words in a markdown cell just above (**Predict first.** …)")
+        after = cells[i + 1]
+        assert after["cell_type"] == "code" and "nbval-ignore-output" not in after["metadata"].get("tags", []), (
+            f"{path.name} cell {i}: the next cell must compute and print the evidence (and be compared)")

@@ -195,6 +195,24 @@ class LessonPage:
     def panels(self) -> Locator:
         return self.page.locator(".lmtie-panel")
 
+    def predictions(self) -> Locator:
+        return self.page.locator(".lmtie-predict")
+
+    def answer_prediction(self, question: Locator) -> str:
+        """Choose the first option (or type 1 in the number box), click *Check*, return the feedback text."""
+        question.scroll_into_view_if_needed()
+        radio = question.locator("input[type=radio]")
+        if radio.count():
+            radio.first.check()
+        else:
+            box = question.locator(".widget-text input").first
+            box.fill("1")
+            box.press("Enter")  # ipywidgets' Text syncs its value on Enter or blur
+        question.locator("button", has_text="Check my prediction").click()
+        feedback = question.locator(".lmtie-predict-feedback")
+        feedback.wait_for(timeout=self.redraw_timeout_ms)
+        return feedback.inner_text()
+
     @staticmethod
     def tie_checkbox(panel: Locator) -> Locator:
         """The panel's first control: the *tie weights* checkbox (TiePanel puts it first)."""

@@ -4,7 +4,7 @@ For each notebooks/[0-9]*.ipynb: open it in JupyterLab, clear and run all cells,
 cell has run and the kernel is idle, then assert: no error output, no stderr, no "Error displaying
 widget", at least one TiePanel (``.lmtie-panel``), and for each panel that clicking its *tie
 weights* checkbox flips the box and brings a different figure from the kernel; a second click flips
-both back. One screenshot per lesson goes to tests/browser/screenshots/ (not committed).
+both back; at least three predict-then-run questions render, and answering the first shows its explanation. One screenshot per lesson goes to tests/browser/screenshots/ (not committed).
 
 Up to three lessons run their cells at once (each in its own page and kernel) while the test checks
 the earliest. Time is measured, never a verdict: the summary prints each lesson's phases and the
@@ -77,6 +77,13 @@ def test_lesson_in_jupyterlab(lesson, lab, pipeline, screenshots_dir):
         measure_clicks(notebook, panels.first, LATENCY_CLICKS)
         LATENCIES[lesson.name] = list(notebook.click_seconds)
         phase("toggles")
+
+        questions = notebook.predictions()
+        assert questions.count() >= 3, f"{lesson.name}: {questions.count()} predict-then-run questions rendered"
+        answer = notebook.answer_prediction(questions.first)
+        assert answer.startswith(("Right.", "Not quite")) and "next cell" in answer, (
+            f"{lesson.name}: answering the first prediction showed {answer!r}")
+        questions.first.screenshot(path=screenshots_dir / f"{lesson.stem}-predict.png")
 
         # Clicking must not have produced errors anywhere (a failing redraw could print into a cell).
         check_outputs(lesson.name, notebook.state())

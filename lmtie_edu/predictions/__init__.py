@@ -1,0 +1,1 @@
+"""The predict-then-run questions of each lesson (``lessonNN.py``), asked with ``question.ask()``."""

@@ -1,0 +1,167 @@
+"""Graded labs for nbgrader: one source notebook per lesson, autograded by the lesson's own checks.
+
+``python tools/graded_labs.py build [DIR]`` writes an nbgrader course (default ``build/nbgrader``):
+``source/lessonNN/NN_topic.ipynb`` for each lesson, where
+
+- each exercise cell keeps the stub's signature and comments, and holds the reference solution (from
+  ``lmtie_edu.solutions``) between ``### BEGIN SOLUTION`` / ``### END SOLUTION`` (an nbgrader solution cell);
+- each check cell becomes a locked, autograded test cell worth 1 point: ``assert ex.name(name)``, i.e. the
+  very checker the learner runs;
+- everything else is the lesson as committed (nbgrader clears the outputs when it releases the assignment).
+
+``python tools/graded_labs.py check`` validates the course with nbgrader itself, one course per lesson,
+two lessons at a time: ``nbgrader generate_assignment``, then two submissions — the source notebook with the
+solutions, and the released notebook untouched — and ``nbgrader autograde``. Every lesson must give full
+marks to the solutions and zero to the untouched release. Run it with the python that has nbgrader
+(``make test-nbgrader`` makes ``build/nbgrader-venv``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import nbformat
+from make_solutions import STUB_NAME, solution_source, stored_verdicts
+
+ROOT = Path(__file__).resolve().parent.parent
+CHECK_CALL = re.compile(r"^ex\.(\w+)\((.*)\)\s*$", re.MULTILINE)
+CONFIG = """c = get_config()
+c.CourseDirectory.course_id = "lmtie_edu"
+c.ExecutePreprocessor.timeout = 300   # the training lessons have cells of several seconds
+c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\\nraise NotImplementedError()"}
+"""
+
+
+def lessons() -> list[Path]:
+    return sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
+
+
+def solution_cell_source(stub_source: str, lesson: str) -> tuple[str, str]:
+    """The stub's text up to its body, then the solution's body inside the solution markers."""
+    match = STUB_NAME.search(stub_source)
+    name = match.group(1)
+    solution = ast.parse(solution_source(lesson, name)).body[0]
+    lines = solution_source(lesson, name).splitlines()
+    body = solution.body[1:] if ast.get_docstring(solution) else solution.body
+    body_text = textwrap.dedent("\n".join(lines[body[0].lineno - 1:]))
+    stub_lines = stub_source[match.start():].splitlines()
+    header = [line for line in stub_lines if not line.strip().startswith("raise NotImplementedError")]
+    marked = ["    ### BEGIN SOLUTION", textwrap.indent(body_text, "    "), "    ### END SOLUTION"]
+    return name, stub_source[:match.start()] + "\n".join(header + marked)
+
+
+def nbgrader_cell(cell, grade_id: str, *, solution: bool, points: int = 0) -> None:
+    cell.metadata["nbgrader"] = {"grade": not solution, "grade_id": grade_id, "locked": not solution,
+                                 "solution": solution, "schema_version": 3, **({"points": points} if points else {})}
+
+
+def source_notebook(path: Path):
+    """The nbgrader source version of one lesson (see module docstring)."""
+    lesson = path.name[:2]
+    nb = nbformat.read(path, as_version=4)
+    solutions, checks = set(), set()
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        if "exercise" in cell.metadata.get("tags", []):
+            name, cell.source = solution_cell_source(cell.source, lesson)
+            nbgrader_cell(cell, name, solution=True)
+            solutions.add(name)
+        elif stored_verdicts(cell):
+            calls = CHECK_CALL.findall(cell.source)
+            if not calls:
+                raise SystemExit(f"lesson {lesson}: a check cell has no `ex.name(...)` line:\n{cell.source}")
+            cell.source = CHECK_CALL.sub(lambda m: f"assert ex.{m.group(1)}({m.group(2)}), "
+                                                   f"\"the check of {m.group(1)} did not pass\"", cell.source)
+            for name, _ in calls:
+                checks.add(name)
+            nbgrader_cell(cell, f"check_{'_'.join(n for n, _ in calls)}", solution=False, points=len(calls))
+        cell.outputs, cell.execution_count = [], None
+    if solutions != checks:
+        raise SystemExit(f"lesson {lesson}: exercises {sorted(solutions)} but checks {sorted(checks)}")
+    nb.metadata.pop("widgets", None)
+    return nb, len(checks)
+
+
+def build(course: Path, only: list[Path] | None = None) -> dict[str, int]:
+    """Write the course directory: nbgrader_config.py and source/lessonNN/NN_topic.ipynb."""
+    points = {}
+    course.mkdir(parents=True, exist_ok=True)
+    (course / "nbgrader_config.py").write_text(CONFIG)
+    for path in only or lessons():
+        nb, n = source_notebook(path)
+        target = course / "source" / f"lesson{path.name[:2]}" / path.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        nbformat.write(nb, target)
+        points[path.name] = n
+    return points
+
+
+def nbgrader(course: Path, *args: str) -> None:
+    command = [str(Path(sys.executable).parent / "nbgrader"), *args]
+    run = subprocess.run(command, cwd=course, capture_output=True, text=True)
+    if run.returncode:
+        raise RuntimeError(f"{' '.join(command[1:])} failed in {course}:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}")
+
+
+def grade_one(path: Path, workdir: Path) -> tuple[str, float, float, float]:
+    """Autograde one lesson twice; return (lesson, solutions' score, untouched release's score, max score)."""
+    from nbgrader.api import Gradebook
+
+    course = workdir / path.stem
+    shutil.rmtree(course, ignore_errors=True)
+    build(course, [path])
+    assignment = f"lesson{path.name[:2]}"
+    for student in ("solutions", "untouched"):
+        nbgrader(course, "db", "student", "add", student)
+    nbgrader(course, "generate_assignment", assignment, "--force")
+    for student, origin in (("solutions", "source"), ("untouched", "release")):
+        target = course / "submitted" / student / assignment
+        target.mkdir(parents=True)
+        shutil.copy(course / origin / assignment / path.name, target / path.name)
+    nbgrader(course, "autograde", assignment, "--force")
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
+        scores = {s: gradebook.find_submission(assignment, s) for s in ("solutions", "untouched")}
+        return path.name, scores["solutions"].score, scores["untouched"].score, scores["solutions"].max_score
+
+
+def check(workdir: Path, jobs: int) -> int:
+    # nbgrader runs `alembic` (its database migrations) by name: this venv's bin/ must come first on PATH
+    os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    failures = 0
+    with ThreadPoolExecutor(max_workers=jobs) as pool:  # each job waits on its own nbgrader process
+        for name, solved, untouched, full in pool.map(lambda p: grade_one(p, workdir), lessons()):
+            ok = full > 0 and solved == full and untouched == 0
+            failures += not ok
+            print(f"{'ok  ' if ok else 'FAIL'} {name}: solutions {solved:g}/{full:g}, untouched stubs {untouched:g}/{full:g}")
+    return 1 if failures else 0
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    build_cmd = sub.add_parser("build", help="write the nbgrader course (source notebooks)")
+    build_cmd.add_argument("course", nargs="?", type=Path, default=ROOT / "build" / "nbgrader")
+    check_cmd = sub.add_parser("check", help="autograde solutions and untouched stubs with nbgrader")
+    check_cmd.add_argument("--workdir", type=Path, default=ROOT / "build" / "nbgrader-check")
+    check_cmd.add_argument("--jobs", type=int, default=2, help="lessons graded at once (one kernel each)")
+    args = parser.parse_args(argv)
+    if args.command == "build":
+        for name, n in build(args.course.resolve()).items():
+            print(f"{name}: {n} autograded checks")
+        print(f"nbgrader course in {args.course}: run `nbgrader generate_assignment lessonNN` there")
+        return 0
+    return check(args.workdir.resolve(), max(1, args.jobs))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
