@@ -155,20 +155,37 @@ def principal_axes(train: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     return mean, vh
 
 
+def _check_components(k, vh: torch.Tensor) -> int:
+    k = check_positive_int(k, "k (components)")
+    if k > vh.shape[0]:
+        raise ValueError(f"k (components) must be at most {vh.shape[0]} (min of images and pixels); got {k}")
+    return k
+
+
+def _project(x: torch.Tensor, mean: torch.Tensor, basis: torch.Tensor) -> torch.Tensor:
+    return (x - mean) @ basis.T @ basis + mean
+
+
 def pca_reconstruct(train: torch.Tensor, x: torch.Tensor, k: int) -> torch.Tensor:
     """Project ``x`` onto the k-dimensional principal affine subspace of ``train``, in float64."""
     mean, vh = principal_axes(train)
     x = check_images(x, "x", mean.shape[0], torch.float64)
-    k = check_positive_int(k, "k (components)")
-    if k > vh.shape[0]:
-        raise ValueError(f"k (components) must be at most {vh.shape[0]} (min of images and pixels); got {k}")
-    basis = vh[:k]
-    return (x - mean) @ basis.T @ basis + mean
+    return _project(x, mean, vh[:_check_components(k, vh)])
 
 
 def pca_mse(train: torch.Tensor, x: torch.Tensor, k: int) -> float:
     """Mean squared error per pixel of the k-component PCA reconstruction of ``x`` (fit on ``train``)."""
     return F.mse_loss(pca_reconstruct(train, x, k), x.double()).item()  # x was checked by pca_reconstruct
+
+
+def pca_mse_curve(train: torch.Tensor, x: torch.Tensor, ks: Sequence[int]) -> list[float]:
+    """``pca_mse(train, x, k)`` for every k in ``ks``, from a single SVD of ``train``."""
+    if isinstance(ks, (str, bytes)) or not isinstance(ks, Sequence) or not ks:
+        raise TypeError(f"ks must be a non-empty list of component counts, e.g. [1, 2, 4]; got {ks!r:.80}")
+    mean, vh = principal_axes(train)
+    x = check_images(x, "x", mean.shape[0], torch.float64)
+    ks = [_check_components(k, vh) for k in ks]
+    return [F.mse_loss(_project(x, mean, vh[:k]), x).item() for k in ks]
 
 
 def subspace_overlap(weight: torch.Tensor, train: torch.Tensor) -> float:

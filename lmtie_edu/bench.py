@@ -73,11 +73,11 @@ def _factory(target: str) -> Callable:
 
 
 def _lesson06_panel():
-    """Lesson 06's panel on stored runs shaped like the lesson's (3 amounts × tied/untied × 3 seeds, 10 curve
+    """Lesson 06's panel on stored runs shaped like the lesson's (2 amounts × tied/untied × 3 seeds, 10 curve
     points): the redraw never trains, so made-up curves time it exactly."""
     from lmtie_edu import lm_figures
 
-    return lm_figures.tying_panel(lm_figures.synthetic_runs(knob=(75, 150, 300), seeds=(0, 1, 2)))
+    return lm_figures.tying_panel(lm_figures.synthetic_runs(knob=(75, 300), seeds=(0, 1, 2)))
 
 
 def _meta_build_benchmark() -> Benchmark:

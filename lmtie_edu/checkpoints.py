@@ -1,8 +1,8 @@
-"""Lesson 07 — checkpoint plumbing: count each storage once, save into a temporary folder, read the size.
+"""Lesson 07 — checkpoint plumbing: count each element of memory once, save into a temporary folder, read the size.
 
 A tied model's ``state_dict()`` lists the shared matrix under two keys that read one storage. The
 helpers here let the lesson's cells ask what a checkpoint costs without managing files:
-``count_unique_elements`` (elements, each piece of memory once), ``torch_checkpoint`` (``torch.save``
+``count_unique_elements`` (elements, each element of memory once), ``torch_checkpoint`` (``torch.save``
 + ``torch.load(weights_only=True)``), ``safetensors_checkpoint`` (``save_model``) and
 ``safetensors_save_file_error`` (what ``save_file`` says about a tied state dict).
 """
@@ -17,31 +17,33 @@ import torch
 from torch import nn
 
 
-def _tensor_key(tensor: torch.Tensor) -> tuple:
-    """What makes two tensors the same numbers in memory: storage, offset, shape and strides."""
+def _check_countable(tensor) -> torch.Tensor:
+    if not isinstance(tensor, torch.Tensor):
+        raise TypeError(f"every item must be a torch.Tensor; got {type(tensor).__name__}")
     if tensor.device.type == "meta":
         raise ValueError("meta tensors have no storage to compare; count them with model.parameters() instead")
-    return (tensor.untyped_storage().data_ptr(), tensor.storage_offset(), tuple(tensor.shape), tensor.stride())
+    return tensor
 
 
 def count_unique_elements(tensors: Iterable[torch.Tensor] | Mapping) -> int:
-    """Elements of tensors counted once per distinct memory — right for tied and untied models alike,
-    and for a loaded ``state_dict`` whose keys alias one storage. A mapping counts its values."""
+    """Elements of memory that the tensors read, each counted once however many tensors read it —
+    right for tied and untied models alike, for a loaded ``state_dict`` whose keys alias one storage,
+    and for views into one buffer (halves of it, or the buffer and its parts). A mapping counts its values."""
     if isinstance(tensors, Mapping):
         tensors = tensors.values()
     if isinstance(tensors, (torch.Tensor, nn.Module, str, bytes)) or not isinstance(tensors, Iterable):
         raise TypeError(f"pass an iterable of tensors (e.g. state_dict().values()); got {type(tensors).__name__}")
-    seen, total = set(), 0
-    for tensor in tensors:
-        if not isinstance(tensor, torch.Tensor):
-            raise TypeError(f"every item must be a torch.Tensor; got {type(tensor).__name__}")
+    covered: dict[tuple[int, int], torch.Tensor] = {}  # (storage address, element size) -> element read?
+    for tensor in map(_check_countable, tensors):
         if tensor.numel() == 0:
             continue  # empty tensors may all report data_ptr 0: nothing to count, nothing to confuse
-        key = _tensor_key(tensor)
-        if key not in seen:
-            seen.add(key)
-            total += tensor.numel()
-    return total
+        storage = tensor.untyped_storage()
+        key = (storage.data_ptr(), tensor.element_size())
+        if key not in covered:
+            covered[key] = torch.zeros(storage.nbytes() // tensor.element_size(), dtype=torch.bool)
+        # mark the storage elements this tensor reads: where it starts, its shape and its strides
+        covered[key].as_strided(tensor.shape, tensor.stride(), tensor.storage_offset()).fill_(True)
+    return sum(int(read.sum()) for read in covered.values())
 
 
 def _check_state_dict(state_dict, *, for_safetensors: bool = False) -> Mapping:

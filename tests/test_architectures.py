@@ -144,3 +144,46 @@ def test_70b_build_memory_is_small():
     memory = A.build_memory("Llama-2-70B")
     assert memory["parameters"] == 68_976_648_192
     assert 0 <= memory["extra_mib"] <= 100
+
+
+# -- the predict-then-run questions agree with what the lesson shows --------------------------------------------
+
+def test_prediction_count_every_name():
+    from lmtie_edu.predictions import lesson04 as predict
+
+    model = A.build("GPT-2 XL")
+    every_name = sum(p.numel() for _, p in model.named_parameters(remove_duplicate=False))
+    a = A.ARCHITECTURES["GPT-2 XL"]
+    assert every_name - count_parameters(model) == a.vocab_size * a.d_model
+    assert predict.count_every_name.right == "more, by exactly V·d"
+
+
+def test_prediction_large_llamas_tie():
+    from lmtie_edu.predictions import lesson04 as predict
+
+    assert not any(ties(A.build(name)) for name in ("Llama-2-7B", "Llama-3-8B", "Llama-2-70B"))
+    assert predict.large_llamas_tie.right == "none of them"
+
+
+def test_prediction_tenfold_model():
+    """The lesson's cell: GPT-style bodies 12·L·d² with d/L = 128, V = 32K, Llama-2-70B's body and a tenth of it."""
+    from lmtie_edu.predictions import lesson04 as predict
+
+    def width(n_nv):
+        return (n_nv * 128 / 12) ** (1 / 3)
+
+    n_nv = 68_976_648_192 - 32_000 * 8192 - 32_000 * 8192   # Llama-2-70B untied total − head − embedding
+    small, large = (32_000 * width(n) / (n + 32_000 * width(n)) for n in (n_nv / 10, n_nv))
+    assert 4.4 < small / large < 4.8
+    assert predict.tenfold_model.right == "by about 4.6: like N^(-2/3)"
+
+
+def test_prediction_gpt_formula_on_llama():
+    from lmtie_edu.predictions import lesson04 as predict
+
+    a = A.ARCHITECTURES["Llama-3-8B"]
+    formula = sum(P.gpt_parameter_breakdown(a.vocab_size, a.d_model, a.n_layers, d_ff=a.d_ff, n_positions=0,
+                                            tie=False).values())
+    built = count_parameters(A.build("Llama-3-8B"))
+    assert -0.15 < (formula - built) / built < -0.10
+    assert predict.gpt_formula_on_llama.right == "too few parameters"

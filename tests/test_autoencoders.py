@@ -2,8 +2,6 @@
 
 import json
 import math
-import subprocess
-import sys
 
 import ipywidgets as widgets
 import pytest
@@ -44,10 +42,7 @@ def test_split_is_fixed(data):
     assert torch.equal(again.train, data.train) and torch.equal(again.test_labels, data.test_labels)
 
 
-def test_import_lmtie_edu_autoencoders_does_not_import_sklearn():
-    code = "import sys, lmtie_edu.autoencoders; print('sklearn' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "False"
+# (import lightness — no sklearn before the data are loaded — is tests/test_imports.py's, for every module)
 
 
 @pytest.mark.parametrize("bad", [0, 1, 1.5, -0.1, True, "0.2", float("nan")])
@@ -74,7 +69,7 @@ def test_lesson_cell_has_the_package_budget():
     assert f"STEPS, BATCH_SIZE, LR, EVAL_EVERY = {am.STEPS}, {am.BATCH_SIZE}, {am.LR!r}, {am.EVAL_EVERY}" \
         .replace("0.01", "1e-2") in source
     assert f"DEFAULT_SEEDS = {am.DEFAULT_SEEDS}" in source and f"N_PIXELS = {ae.N_PIXELS}" in source
-    assert "panel = autoencoder_panel(train=train_seeds)" in source  # the panel retrains with the cell's loop
+    assert "train=train_seeds)" in source and "autoencoder_panel(" in source  # the panel retrains with the cell's loop
 
 
 # -- the model ------------------------------------------------------------------------------------
@@ -311,6 +306,12 @@ def test_pca_error_falls_with_k_and_vanishes_at_full_rank(data):
     assert errors[-1] < 1e-12
 
 
+def test_pca_curve_is_pca_mse_for_every_k(data):
+    ks = [1, 4, 16, 63, 64]
+    assert ae.pca_mse_curve(data.train, data.test, ks) == [ae.pca_mse(data.train, data.test, k) for k in ks]
+    assert ae.pca_mse_curve(data.train, data.test, range(1, 3)) == [ae.pca_mse(data.train, data.test, k) for k in (1, 2)]
+
+
 def test_pca_reconstruction_is_float64_and_accepts_float64_input(data):
     rec = ae.pca_reconstruct(data.train, data.test, 8)
     assert rec.dtype == torch.float64
@@ -370,6 +371,12 @@ NAN_ROWS = torch.full((3, 64), float("nan"))
     (lambda d: ae.orthonormality_gap(torch.rand(64)), ValueError, "2-D"),
     (lambda d: ae.orthonormality_gap(torch.rand(0, 64)), ValueError, "at least one row"),
     (lambda d: ae.orthonormality_gap(NAN_ROWS), ValueError, "finite"),
+    (lambda d: ae.pca_mse_curve(d.train, d.test, []), TypeError, "non-empty list of component counts"),
+    (lambda d: ae.pca_mse_curve(d.train, d.test, 16), TypeError, "non-empty list of component counts"),
+    (lambda d: ae.pca_mse_curve(d.train, d.test, "16"), TypeError, "non-empty list of component counts"),
+    (lambda d: ae.pca_mse_curve(d.train, d.test, [4, 0]), ValueError, "k"),
+    (lambda d: ae.pca_mse_curve(d.train, d.test, [65]), ValueError, "at most 64"),
+    (lambda d: ae.pca_mse_curve(d.train, d.test[:, :10], [2]), ValueError, r"\(\*, 64\)"),
     (lambda d: am.glorot_std(0, 16), ValueError, "n_in"),
     (lambda d: am.glorot_std(64, 16.5), TypeError, "n_out"),
 ])
@@ -491,30 +498,99 @@ def test_panel_slider_retrains_only_on_release():
     assert set(panel.controls) == {"tie", "hidden", "activation", "output"}
 
 
-# -- exercise checkers reject wrong answers -------------------------------------------------------
-def test_tied_decoder_checker_rejects_a_copy_and_a_detached_view(capsys):
-    assert ex.tied_decoder_weight(lambda W: W.T.clone()).passed is False
-    assert "does not share storage" in capsys.readouterr().out
-    assert ex.tied_decoder_weight(lambda W: W.detach().T).passed is False
-    assert "no gradient can reach W" in capsys.readouterr().out
-    assert ex.tied_decoder_weight(lambda W: W).passed is False  # not transposed
-    assert "❌" in capsys.readouterr().out
+# -- exercise checkers ----------------------------------------------------------------------------
+@pytest.mark.parametrize(("how", "status"), ex.TIE_CASES)
+def test_tie_status_models_behave_as_labelled(how, status, data):
+    """The models the tie_status check hands out: a copy drifts after one step, a detached or new-Parameter
+    decoder gives W no decoder-path gradient, the real tie keeps one matrix that learns from both paths."""
+    model = ex.model_that_ties_by(how, 64, 8, 0)
+    decoder_before = model.decoder_matrix().detach().clone()
+    x = data.train[:32]
+    torch.nn.functional.mse_loss(model(x), x).backward()
+    W_enc = model.W.detach().clone().requires_grad_(True)  # W's gradient through the encoder path alone
+    code = x @ W_enc.T + model.encoder.bias.detach()
+    torch.nn.functional.mse_loss(code @ decoder_before.T + model.decoder_bias.detach(), x).backward()
+    gets_both_paths = not torch.allclose(model.W.grad, W_enc.grad)
+    assert gets_both_paths == (how == "view")
+    torch.optim.SGD(model.parameters(), lr=0.5).step()
+    stays_equal = torch.equal(model.decoder_matrix().detach(), model.W.detach().t())
+    assert stays_equal == (status in ("tied", "detached"))
+    assert not torch.equal(decoder_before, model.decoder_matrix().detach())  # every decoder trains in some way
+    assert (status in ("tied", "detached")) == shares_storage(model.decoder_matrix(), model.W)
 
 
-def test_parameter_count_checker_rejects_forgotten_biases(capsys):
-    assert ex.autoencoder_parameter_count(lambda d, h, tie: d * h * (1 if tie else 2)).passed is False
-    assert "expected: 1104" in capsys.readouterr().out
-    assert ex.autoencoder_parameter_count(lambda d, h, tie: 2 * d * h + h + d).passed is False  # tie ignored
-    assert "❌" in capsys.readouterr().out
+def test_tie_status_check_diagnoses_a_new_parameter_instead_of_crashing(capsys):
+    """nn.Parameter(W.t()) leaves W.grad empty: the check must name the mistake, not crash on None."""
+    def answer_that_reads_W_grad(model):
+        model.decoder_matrix().sum().backward()
+        return "tied" if model.W.grad is not None else "detached"
+
+    assert ex.tie_status(answer_that_reads_W_grad).passed is False
+    out = capsys.readouterr().out
+    assert out.startswith("❌ tie_status:") and "⚠️" not in out  # the learner's result, never the checker's crash
+
+    def says_tied_for_shared_memory_with_grad(model):
+        decoder = model.decoder_matrix()
+        if shares_storage(decoder, model.W):
+            return "tied" if decoder.requires_grad else "detached"
+        return "copy" if torch.equal(decoder.detach(), model.W.detach().t()) else "untied"
+
+    assert ex.tie_status(says_tied_for_shared_memory_with_grad).passed is False
+    out = capsys.readouterr().out
+    assert "'new Parameter'" in out and "a new nn.Parameter made from Wᵀ is a copy, not the shared matrix" in out
 
 
-def test_pca_checker_rejects_an_uncentred_projection(capsys):
-    def uncentred(train, test, k):
-        _, _, vh = torch.linalg.svd(train, full_matrices=False)
-        basis = vh[:k]
-        return (test @ basis.T @ basis - test).square().mean().item()
+def test_tied_gradient_reference_is_autograd_on_the_lesson_model(data):
+    from lmtie_edu.solutions.lesson05 import tied_gradient
 
-    assert ex.pca_reconstruction_mse(uncentred).passed is False
-    assert "wrong values" in capsys.readouterr().out
-    assert ex.pca_reconstruction_mse(lambda tr, te, k: torch.zeros(3)).passed is False
-    assert "must return one number" in capsys.readouterr().out
+    model = am.Autoencoder(64, 8, tie=True, activation="linear", seed=3)
+    with torch.no_grad():
+        model.encoder.bias.normal_(generator=torch.Generator().manual_seed(1))
+        model.decoder_bias.normal_(generator=torch.Generator().manual_seed(2))
+    x = data.train[:20]
+    torch.nn.functional.mse_loss(model(x), x).backward()
+    by_hand = tied_gradient(model.W.detach(), model.encoder.bias.detach(), model.decoder_bias.detach(), x)
+    assert torch.allclose(by_hand, model.W.grad, atol=1e-6)
+
+
+# -- predict, then run: each question's answer is what the lesson's next cell shows -----------------
+def test_prediction_listed_parameters():
+    from lmtie_edu.predictions import lesson05 as predict
+
+    names = [name for name, _ in am.Autoencoder(64, 16, tie=True, activation="relu", seed=0).named_parameters()]
+    assert sorted(names) == ["decoder_bias", "encoder.bias", "encoder.weight"]
+    assert predict.listed_parameters.right == "W once, plus the two biases"
+
+
+def test_prediction_gradient_norm(data):
+    """The cell of section 2: seed-0 ReLU model, the first five test digits."""
+    from lmtie_edu.predictions import lesson05 as predict
+
+    model = am.Autoencoder(64, 16, tie=True, activation="relu", seed=0)
+    x = data.test[:5]
+    torch.nn.functional.mse_loss(model(x), x).backward()
+    W = model.W.detach()
+    W_enc, W_dec = W.clone().requires_grad_(True), W.clone().requires_grad_(True)
+    b, c = model.encoder.bias.detach(), model.decoder_bias.detach()
+    torch.nn.functional.mse_loss(torch.relu(x @ W_enc.T + b) @ W_dec + c, x).backward()
+    tied, parts = model.W.grad.norm(), (W_enc.grad.norm(), W_dec.grad.norm())
+    assert tied < max(parts) and tied < sum(parts)
+    assert predict.gradient_norm.right == "it can be smaller than the larger part's norm"
+
+
+def test_prediction_tied_share():
+    from lmtie_edu.predictions import lesson05 as predict
+
+    tied, untied = (count_parameters(am.Autoencoder(64, 16, tie=tie)) for tie in (True, False))
+    assert 0.5 < tied / untied < 0.55
+    assert predict.tied_share.right == "a little above 0.5"
+
+
+def test_prediction_linear_tie_wins(data):
+    """Section 4's verdict for the linear code: tied better by more than two standard errors, five seeds."""
+    from lmtie_edu.predictions import lesson05 as predict
+
+    (m_t, s_t), (m_u, s_u) = (ae.summarise(am.train_seeds(16, tie=tie, activation="linear", data=data))
+                              for tie in (True, False))
+    assert m_u - m_t > 2 * math.sqrt(s_t ** 2 / 5 + s_u ** 2 / 5)
+    assert predict.linear_tie_wins.right == "tied, clearly (beyond seed noise)"

@@ -151,3 +151,45 @@ def test_panel_bad_ids_are_explained_not_raised():
         panel.set(ids="1, 99")
     with pytest.raises(TypeError, match="must be text"):
         panel.set(ids=[1, 2])
+
+
+# -- predict, then run: each question's answer is what the lesson's next cell shows ------------------------------
+def test_prediction_lookup_exact_matches_the_evidence():
+    from lmtie_edu.predictions import lesson01 as predict
+
+    W, ids = torch.randn(10, 4, generator=torch.Generator().manual_seed(3)), torch.tensor([[3, 1, 4], [1, 5, 9]])
+    difference = (F.one_hot(ids, num_classes=10).float() @ W - W[ids]).abs().max().item()
+    shown = "exactly 0" if difference == 0 else "tiny but not 0 (floating-point rounding, around 1e-7)"
+    assert predict.lookup_exact.right == shown
+
+
+def test_prediction_repeated_row_matches_the_evidence():
+    from lmtie_edu.predictions import lesson01 as predict
+
+    table = torch.nn.Parameter(torch.randn(10, 4))
+    ids, upstream = torch.tensor([2, 5, 5, 9]), torch.randn(4, 4)
+    (F.embedding(ids, table) * upstream).sum().backward()
+    candidates = {"g_1 + g_2": upstream[1] + upstream[2], "(g_1 + g_2) / 2": (upstream[1] + upstream[2]) / 2,
+                  "g_2 only: the later position overwrites": upstream[2],
+                  "zero: a repeated id cancels out": torch.zeros(4)}
+    assert set(candidates) == set(predict.repeated_row.options)
+    shown = [option for option, value in candidates.items() if torch.allclose(table.grad[5], value)]
+    assert shown == [predict.repeated_row.right]
+
+
+def test_prediction_requires_grad_table_matches_the_evidence():
+    from lmtie_edu.predictions import lesson01 as predict
+
+    model = torch.nn.Module()
+    model.table = torch.randn(10, 4).requires_grad_()
+    F.embedding(torch.tensor([1, 2]), model.table).sum().backward()
+    listed = any(p is model.table for p in model.parameters())
+    shown = f"gradient: {'yes' if model.table.grad is not None else 'no'}; listed: {'yes' if listed else 'no'}"
+    assert shown in predict.requires_grad_table.options and shown == predict.requires_grad_table.right
+
+
+def test_prediction_untied_rows_matches_the_evidence():
+    from lmtie_edu.predictions import lesson01 as predict
+
+    rows = embedding.next_token_gradient([2, 5, 5, 9], tie=False)["rows_touched"]
+    assert predict.untied_rows.right == str(len(rows))

@@ -8,7 +8,6 @@ from torch import nn
 
 from lmtie_edu import gradient_figures, gradients
 from lmtie_edu import toy_corpus as tc
-from lmtie_edu.exercises import lesson03 as ex
 from lmtie_edu.models import TinyLM
 
 
@@ -133,34 +132,6 @@ def test_panel_toggle_and_bad_values():
         panel.set(target=99)
     with pytest.raises(TypeError):
         panel.set(tie="no")
-
-
-# -- exercise checks reject wrong answers ----------------------------------------------------------
-
-def test_head_gradient_rejects_missing_target_term(capsys):
-    def wrong(h, W_out, target):
-        return torch.outer(F.softmax(W_out @ h, dim=0), h)
-
-    assert not ex.head_gradient(wrong)
-    assert "❌" in capsys.readouterr().out
-
-
-def test_lookup_gradient_rejects_assignment(capsys):
-    def wrong(ids, upstream, vocab_size):
-        grad = torch.zeros(vocab_size, upstream.shape[1])
-        grad[ids] = upstream  # repeated ids overwrite instead of adding up
-        return grad
-
-    assert not ex.lookup_gradient(wrong)
-    assert "❌" in capsys.readouterr().out
-
-
-def test_starved_input_rows_rejects_unseen_tokens(capsys):
-    def wrong(inputs, targets, vocab_size):  # every id not in the inputs, even ones never predicted
-        return sorted(set(range(vocab_size)) - set(inputs.flatten().tolist()))
-
-    assert not ex.starved_input_rows(wrong)
-    assert "❌" in capsys.readouterr().out
 
 
 # -- bad input: every public helper of lesson 03's modules names the problem --------------------------
@@ -295,3 +266,45 @@ def test_decomposition_figure_bad_input(kwargs, error, match):
 def test_decomposition_panel_bad_input(kwargs, error, match):
     with pytest.raises(error, match=match):
         gradient_figures.decomposition_panel(**kwargs)
+
+
+# -- predict, then run: each question's answer is what the lesson's next cell shows ------------------------------
+def test_prediction_tied_rows_matches_the_evidence():
+    from lmtie_edu.predictions import lesson03 as predict
+
+    torch.manual_seed(0)
+    model = TinyLM(12, 6, context=2, tie=False)
+    model.head.weight = model.embedding.weight
+    inputs, targets = torch.tensor([[2, 5], [5, 9], [9, 3]]), torch.tensor([9, 3, 7])
+    F.cross_entropy(model(inputs), targets).backward()
+    rows = int((model.embedding.weight.grad != 0).any(dim=1).sum())
+    assert predict.tied_rows.right.startswith(f"{rows}:")
+    assert sorted(set(inputs.flatten().tolist())) == [2, 3, 5, 9] and sorted(set(targets.tolist())) == [3, 7, 9]
+
+
+def test_prediction_largest_head_row_matches_the_evidence():
+    from lmtie_edu.predictions import lesson03 as predict
+
+    demo = gradient_figures.demo_model()
+    with torch.no_grad():
+        h = demo.hidden_state(torch.tensor([[2, 3]]))[0]
+        p = F.softmax(demo.head.weight @ h, dim=0)
+    y = F.one_hot(torch.tensor(4), demo.vocab_size).float()
+    row_sizes = (p - y).abs() * h.norm()
+    assert int(row_sizes.argmax()) == 4 and int(p.argmax()) == 2          # the target's row, not the likeliest's
+    assert f"{p[4]:.2f}" == "0.04" and f"{p[2]:.2f}" == "0.53"             # the numbers quoted in the question
+    assert predict.largest_head_row.right == "the target's row (token 4)"
+
+
+def test_prediction_eos_input_steps_matches_the_evidence():
+    from lmtie_edu.predictions import lesson03 as predict
+
+    lesson_corpus = tc.zipf_corpus(exponent=1.1, seed=0)
+    assert int(lesson_corpus.as_input[tc.EOS]) == 0 < int(lesson_corpus.as_target[tc.EOS])  # never read
+    by_frequency = torch.argsort(lesson_corpus.as_input + lesson_corpus.as_target, descending=True, stable=True)
+    assert by_frequency.tolist().index(tc.EOS) + 1 == 7                  # "the 7th most frequent token"
+    model = TinyLM(lesson_corpus.vocab_size, 8, context=2, tie=False)
+    ends = lesson_corpus.targets == tc.EOS
+    F.cross_entropy(model(lesson_corpus.inputs[ends]), lesson_corpus.targets[ends]).backward()
+    assert not model.embedding.weight.grad[tc.EOS].any()        # even a batch of sentence ends leaves it at zero
+    assert predict.eos_input_steps.right == "none of them"

@@ -1,15 +1,18 @@
-"""Lesson 06: the summaries (mean ± spread, perplexity) and the exercise checkers."""
+"""Lesson 06: the summaries (mean ± spread, perplexity) and the predict-then-run questions' answers."""
 
+import json
 import math
-from collections import Counter
+import re
+from pathlib import Path
 
 import pytest
 import torch
 import torch.nn.functional as F
 
 from lmtie_edu import bench
-from lmtie_edu.exercises import lesson06 as ex
 from lmtie_edu.lm_experiments import mean_and_spread, perplexity
+from lmtie_edu.models import TinyLM, count_parameters
+from lmtie_edu.predictions import lesson06 as predict
 
 INF, NAN = math.inf, math.nan
 
@@ -86,46 +89,69 @@ def test_lesson06_toggle_benchmark_runs():
     benchmark.run()
 
 
-# -- exercise checkers reject wrong answers ---------------------------------------------------------------------
-def test_build_vocabulary_rejects_no_tie_break(capsys):
-    def wrong(tokens, size):   # most_common keeps first-seen order for ties, not alphabetical
-        counts = Counter(tokens)
-        return ["<unk>", "<eos>"] + [w for w, c in counts.most_common() if c >= 2 and w != "<eos>"][:size - 2]
-
-    assert not ex.build_vocabulary(wrong)
-    assert capsys.readouterr().out.startswith("❌ build_vocabulary")
+# -- predict, then run: each question's answer is what the lesson's evidence cell shows -----------------------
+NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "06_does_tying_help.ipynb"
 
 
-def test_build_vocabulary_rejects_singletons(capsys):
-    def wrong(tokens, size):
-        counts = Counter(t for t in tokens if t != "<eos>")
-        return ["<unk>", "<eos>"] + sorted(counts, key=lambda w: (-counts[w], w))[:size - 2]
-
-    assert not ex.build_vocabulary(wrong)
-    assert "❌" in capsys.readouterr().out
-
-
-def test_perplexity_rejects_exp_of_sum(capsys):
-    def wrong(logits, targets):
-        return torch.exp(F.cross_entropy(logits, targets, reduction="sum")).item()
-
-    assert not ex.perplexity_from_logits(wrong)
-    assert "❌ perplexity_from_logits" in capsys.readouterr().out
+def _evidence(question) -> str:
+    """The stored output of the compared cell right after the cell that asks ``question``."""
+    cells = json.loads(NOTEBOOK.read_text(encoding="utf-8"))["cells"]
+    (asked,) = [i for i, c in enumerate(cells) if f"predict.{question.key}.ask()" in "".join(c["source"])]
+    evidence = cells[asked + 1]
+    return "".join("".join(o.get("text", "")) for o in evidence["outputs"] if o.get("output_type") == "stream")
 
 
-def test_cosine_neighbours_rejects_dot_product(capsys):
-    def wrong(W, row, k):
-        scores = W @ W[row]
-        scores[row] = -float("inf")
-        return torch.topk(scores, k).indices.tolist()
-
-    assert not ex.cosine_neighbours(wrong)
-    assert "❌ cosine_neighbours" in capsys.readouterr().out
+def _signs(line: str) -> set[str]:
+    """The signs of the per-seed differences printed on one line, e.g. {'+', '-'}."""
+    return {number[0] for number in re.findall(r"[+-]\d+\.\d", line)}
 
 
-def test_cosine_neighbours_rejects_including_the_row_itself(capsys):
-    def wrong(W, row, k):
-        return torch.topk(F.normalize(W, dim=1) @ F.normalize(W, dim=1)[row], k).indices.tolist()
+def test_parameters_removed_is_v_times_d_of_the_lessons_model():
+    config = re.search(r"vocab_size=(\d+), d_model=(\d+), context=(\d+), hidden=(\d+)",
+                       "".join("".join(o.get("text", "")) for c in json.loads(NOTEBOOK.read_text())["cells"]
+                               for o in c.get("outputs", [])))
+    vocab_size, d_model, context, hidden = map(int, config.groups())
+    untied = TinyLM(vocab_size, d_model, context=context, hidden=hidden, tie=False)
+    tied = TinyLM(vocab_size, d_model, context=context, hidden=hidden, tie=True)
+    removed = count_parameters(untied) - count_parameters(tied)
+    assert removed == predict.parameters_removed.right == vocab_size * d_model
+    assert f"= {removed}" in _evidence(predict.parameters_removed)
+    assert str(vocab_size) in predict.parameters_removed.prompt and str(d_model) in predict.parameters_removed.prompt
 
-    assert not ex.cosine_neighbours(wrong)
-    capsys.readouterr()
+
+def test_end_of_budget_75_matches_the_stored_paired_differences():
+    cells = json.loads(NOTEBOOK.read_text(encoding="utf-8"))["cells"]
+    text = "".join("".join(o.get("text", "")) for c in cells for o in c.get("outputs", []))
+    (line,) = [row for row in text.splitlines() if row.strip().startswith("75 articles") and "report:" in row]
+    signs = _signs(line.split("report:")[1].split("mean")[0])   # untied − tied per seed: + means tied lower
+    shown = {frozenset("+"): "the tied model", frozenset("-"): "the untied model"}.get(
+        frozenset(signs), "no difference beyond seed noise")
+    assert shown == predict.end_of_budget_75.right
+    table = [row.split() for row in _evidence(predict.end_of_budget_75).splitlines() if row.split()[:1] == ["75"]]
+    report = {row[3]: float(row[-3]) for row in table}   # articles tokens passes model params train ± sd report ± sd
+    assert (report["tied"] < report["untied"]) == (shown == "the tied model")
+
+
+def test_early_stopped_75_matches_the_stored_per_seed_differences():
+    (line,) = [row for row in _evidence(predict.early_stopped_75).splitlines()
+               if row.startswith("early-stopped,") and " 75 articles" in row]
+    signs = _signs(line.split("per seed")[1])
+    shown = {frozenset("+"): "it stays: the tied model is lower in every seed",
+             frozenset("-"): "it reverses: the untied model is lower in every seed"}.get(
+        frozenset(signs), "it is gone: the difference changes sign between seeds")
+    assert shown == predict.early_stopped_75.right
+
+
+def test_every_output_row_gets_a_gradient_in_every_step():
+    """The mechanism, on a tiny untied model: one batch reaches every output row but only its own input rows."""
+    torch.manual_seed(0)
+    model = TinyLM(50, 8, context=3, tie=False)
+    ids = torch.tensor([[1, 2, 3], [3, 4, 5]])
+    F.cross_entropy(model(ids), torch.tensor([6, 7])).backward()
+    output_rows = (model.head.weight.grad != 0).any(dim=1)
+    input_rows = (model.embedding.weight.grad != 0).any(dim=1)
+    assert output_rows.all() and input_rows.nonzero().flatten().tolist() == [1, 2, 3, 4, 5]
+    assert predict.output_rows_reached.right == "in every step"
+    stored = [row.split() for row in _evidence(predict.output_rows_reached).splitlines() if row.endswith("%")]
+    assert stored and all(row[-1] == "100.0%" for row in stored)
+    assert any(row[0] == "5–19" and float(row[-2].rstrip("%")) < 50 for row in stored)  # input rows: rarely

@@ -1,12 +1,11 @@
-"""Unit tests of lmtie_edu.logits and logits_figures (lesson 02) and of the lesson 02 exercise checks."""
+"""Unit tests of lmtie_edu.logits and logits_figures (lesson 02) and of its predict-then-run questions."""
 
 import pytest
 import torch
-from torch import nn
 
 from lmtie_edu import logits
 from lmtie_edu import logits_figures as figures
-from lmtie_edu.exercises import lesson02 as ex
+from lmtie_edu.predictions import lesson02 as predict
 from lmtie_edu.widgets import PanelResult
 
 
@@ -175,32 +174,72 @@ def test_panel_toggle_and_bad_values():
         panel.set(temperature=2)
 
 
-# -- exercise checks reject wrong answers ----------------------------------------------------------
-
-def test_distance_bias_rejects_wrong_sign(capsys):
-    assert not ex.distance_bias(lambda W: 0.5 * (W ** 2).sum(dim=1))
-    assert capsys.readouterr().out.startswith("❌")
+# -- the predict-then-run questions agree with what the lesson shows --------------------------------------------
 
 
-def test_distance_bias_accepts_constant_shift(capsys):
-    assert ex.distance_bias(lambda W: -0.5 * (W ** 2).sum(dim=1) + 3.0)
+def test_prediction_top_token_toy(toy):
+    labels, W_emb, _ = toy
+    s = logits.score_table(logits.hidden_from_polar(50, 1.3), W_emb)
+    assert labels[s["nearest"]] == "cat"
+    assert labels[s["top"]] == predict.top_token_toy.right
 
 
-def test_tokens_beating_self_rejects_including_ties(capsys):
-    def wrong(W, i):  # >= counts token i itself
-        return sorted(int(j) for j in torch.nonzero(W @ W[i] >= (W @ W[i])[i]).flatten())
+def test_prediction_longer_hidden_state(toy):
+    _, W_emb, _ = toy
+    short, long = (logits.score_table(logits.hidden_from_polar(50, length), W_emb) for length in (1.3, 3.0))
+    assert short["top"] == long["top"]
+    assert long["probabilities"][long["top"]] > short["probabilities"][short["top"]]
+    assert predict.longer_hidden_state.right == "the same top token, with a higher probability"
 
-    assert not ex.tokens_beating_self(wrong)
-    assert "❌" in capsys.readouterr().out
+
+def test_prediction_self_win_high_dimension():
+    rates = []
+    for seed in (0, 1, 2):  # as the lesson's cell: V = 1000 rows ~ N(0, I/d), d = 768
+        W = torch.randn(1000, 768, generator=torch.Generator().manual_seed(seed)) * 768 ** -0.5
+        rates.append(((W @ W.T).argmax(dim=1) == torch.arange(1000)).double().mean().item())
+    assert sum(rates) / 3 > 0.99
+    assert predict.self_win_high_dimension.right == "nearly all"
 
 
-def test_tied_head_with_bias_rejects_a_copy(capsys):
-    def copied(embedding):
-        V, d = embedding.weight.shape
-        head = nn.Linear(d, V)
-        head.weight = nn.Parameter(embedding.weight.detach().clone())
-        nn.init.zeros_(head.bias)
-        return head
+def _gpt2(config):
+    from transformers import GPT2LMHeadModel
 
-    assert not ex.tied_head_with_bias(copied)
-    assert "not a copy" in capsys.readouterr().out
+    with torch.device("meta"):
+        model = GPT2LMHeadModel(config).eval()
+    model.to_empty(device="cpu").init_weights()
+    return model
+
+
+def test_meta_build_draws_gpt2s_own_initialisation():
+    """The lesson builds GPT-2 on the meta device, then draws the weights once: same tie, same distributions."""
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    config = GPT2Config(vocab_size=3000, n_positions=64, n_embd=128, n_layer=3, n_head=4)
+    torch.manual_seed(0)
+    plain = GPT2LMHeadModel(config)
+    cheap = _gpt2(config)
+    assert cheap.lm_head.weight is cheap.transformer.wte.weight
+    plain_parameters = dict(plain.named_parameters())
+    assert plain_parameters.keys() == dict(cheap.named_parameters()).keys()
+    for name, p in cheap.named_parameters():
+        q = plain_parameters[name]
+        assert p.shape == q.shape and torch.isfinite(p).all(), name
+        assert abs(p.std().item() - q.std().item()) <= 0.1 * q.std().item() + 1e-6, name
+        assert abs(p.mean().item() - q.mean().item()) <= 0.01, name
+
+
+def test_prediction_gpt2_repeats_input():
+    """The lesson's own measurement (GPT-2 small, seed 0, 2 × 64 random tokens): the input token is almost
+    never the top prediction, although the direct path picks it everywhere."""
+    from transformers import GPT2Config
+
+    torch.manual_seed(0)
+    gpt2 = _gpt2(GPT2Config())
+    ids = torch.randint(gpt2.config.vocab_size, (2, 64))
+    with torch.no_grad():
+        logits_ = gpt2(ids).logits
+        top_is_input = (logits_.argmax(dim=-1) == ids).sum().item()
+        e_x = gpt2.transformer.wte.weight[ids]
+        direct = (gpt2.lm_head(gpt2.transformer.ln_f(e_x)).argmax(dim=-1) == ids).all().item()
+    assert top_is_input <= 5 and direct
+    assert predict.gpt2_repeats_input.right == "almost none (a few at most)"

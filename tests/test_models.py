@@ -1,7 +1,5 @@
 """TinyLM as lesson 02 writes it: the cell and the package are one code, and bad input gets a clear error."""
 
-import hashlib
-
 import pytest
 import torch
 from notebook_code import assert_cell_matches
@@ -13,24 +11,25 @@ def test_lesson_cell_is_the_package_code():
     assert_cell_matches("02_logits_as_inner_products.ipynb", TinyLM)
 
 
-def _fingerprint(model: TinyLM) -> str:
-    digest = hashlib.sha1()
-    for name, value in model.state_dict().items():
-        digest.update(name.encode())
-        digest.update(value.numpy().tobytes())
-    digest.update(torch.rand(3).numpy().tobytes())  # where the global generator stands after construction
-    return digest.hexdigest()[:12]
+def _fingerprint(model: TinyLM) -> list[float]:
+    """The sum of each tensor of the state dict, then where the global generator stands after construction.
+
+    Sums, compared to 1e-5, not the exact bits: torch draws normal values with vectorised code whose last bits
+    depend on the CPU's instruction set; a changed order or number of draws moves these sums far more."""
+    sums = [float(value.double().sum()) for value in model.state_dict().values()]
+    return sums + torch.rand(3).tolist()
 
 
 @pytest.mark.parametrize("args, kwargs, expected", [
-    ((120, 16), {"tie": True}, "7e4d89509292"),
-    ((120, 16), {"tie": False}, "b2d738994d27"),
-    ((50, 8), {"context": 3, "hidden": 5, "tie": False}, "bd8bf35b9abc"),
+    ((120, 16), {"tie": True}, [13.25845, 1.967331, -0.405204, -1.716937, -0.41082, 13.25845, 0.195241, 0.712684, 0.381078]),
+    ((120, 16), {"tie": False}, [13.25845, 1.967331, -0.405204, -1.716937, -0.41082, 9.122762, 0.195241, 0.712684, 0.381078]),
+    ((50, 8), {"context": 3, "hidden": 5, "tie": False},
+     [-7.137973, -0.778182, -0.474389, 0.1299, -0.993011, -8.741984, 0.217162, 0.551962, 0.190512]),
 ])
 def test_random_draws_at_construction_are_unchanged(args, kwargs, expected):
     """Lessons 03, 04, 06 and 07 print numbers of TinyLMs built after torch.manual_seed: the draws must not move."""
     torch.manual_seed(3)
-    assert _fingerprint(TinyLM(*args, **kwargs)) == expected
+    assert _fingerprint(TinyLM(*args, **kwargs)) == pytest.approx(expected, abs=1e-5)
 
 
 def test_tie_is_one_parameter_and_saves_v_times_d():

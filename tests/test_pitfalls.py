@@ -8,6 +8,7 @@ from torch import nn
 
 from lmtie_edu import checkpoints, pitfall_figures, pitfalls
 from lmtie_edu.models import TinyLM
+from lmtie_edu.predictions import lesson07 as predict
 
 
 def _optimiser():
@@ -182,9 +183,14 @@ def test_in_optimiser_rejects_bad_input(args, text):
 
 
 # -- counting each storage once ---------------------------------------------------------------------
-def test_count_unique_elements_counts_views_of_one_storage_separately_when_they_differ():
+def test_count_unique_elements_counts_each_element_of_memory_once():
     base = torch.zeros(4, 3)
-    assert checkpoints.count_unique_elements([base, base, base[0], base[1]]) == 12 + 3 + 3
+    assert checkpoints.count_unique_elements([base, base, base[0], base[1]]) == 12  # rows lie inside base
+    assert checkpoints.count_unique_elements([base[:2], base[2:]]) == 12            # two halves of one storage
+    assert checkpoints.count_unique_elements([base[:3], base[1:]]) == 12            # overlapping views
+    assert checkpoints.count_unique_elements([base, base.t()]) == 12                 # same memory, other shape
+    assert checkpoints.count_unique_elements([base[:, 0], base[:, 1]]) == 8          # strided columns
+    assert checkpoints.count_unique_elements([base, base.clone()]) == 24             # a copy is other memory
 
 
 def test_count_unique_elements_on_state_dicts():
@@ -304,3 +310,66 @@ def test_tiny_gpt2_is_reproducible_from_its_seed():
 def test_tiny_gpt2_rejects_bad_input(kwargs, error, text):
     with pytest.raises(error, match=text):
         pitfalls.tiny_gpt2(**kwargs)
+
+
+# -- predict, then run: each question's answer is what the lesson's next cell shows -----------------
+def _adam_step(model, optimiser, inputs, targets):
+    loss = torch.nn.functional.cross_entropy(model(inputs), targets)
+    optimiser.zero_grad(set_to_none=True)
+    loss.backward()
+    optimiser.step()
+
+
+def test_prediction_alias_differs_from_a_tie_by_one_adam_step():
+    question = predict.aliased_after_one_step
+    inputs, targets = pitfalls.demo_data(vocab_size=16, context=2)
+    torch.manual_seed(0)
+    tied = TinyLM(16, 8, tie=True)
+    torch.manual_seed(0)
+    aliased = TinyLM(16, 8, tie=False)
+    aliased.head.weight.data = aliased.embedding.weight.data
+    for model in (tied, aliased):
+        _adam_step(model, torch.optim.Adam(model.parameters(), lr=0.05), inputs, targets)
+    gap = (aliased.embedding.weight - tied.embedding.weight).abs().max().item()
+    sizes = [0.0, 1e-7, 0.05, 0.1]  # the sizes the options name, in order
+    nearest = min(range(len(sizes)), key=lambda i: abs(math.log10(gap + 1e-12) - math.log10(sizes[i] + 1e-12)))
+    assert question.options[nearest] == question.right and float(f"{gap:.3g}") == 0.05
+
+
+def test_prediction_a_tie_made_after_the_optimiser_does_not_move():
+    inputs, targets = pitfalls.demo_data(vocab_size=16, context=2)
+    torch.manual_seed(0)
+    model = TinyLM(16, 8, tie=False)
+    optimiser = torch.optim.Adam(model.parameters(), lr=0.05)
+    shared = nn.Parameter(model.embedding.weight.detach().clone())
+    model.embedding.weight = model.head.weight = shared
+    before = shared.detach().clone()
+    for _ in range(20):
+        _adam_step(model, optimiser, inputs, targets)
+    question = predict.moved_after_late_tie
+    assert (shared - before).abs().max().item() == 0.0 and question.right == question.options[0]
+
+
+def test_prediction_a_state_dict_lists_the_tied_matrix_twice():
+    question = predict.state_dict_count_of_a_tie
+    tied = TinyLM(1000, 64, tie=True)
+    extra = sum(t.numel() for t in tied.state_dict().values()) - sum(p.numel() for p in tied.parameters())
+    assert extra == 1000 * 64
+    assert question.right == {0: "the same number", 64_000: "64,000 more", -64_000: "64,000 fewer"}[extra]
+    assert question.right in question.options
+
+
+def test_prediction_untying_adds_two_moments_per_new_number_to_adams_state():
+    inputs, targets = pitfalls.demo_data(vocab_size=16, context=2)
+
+    def state_numbers(optimiser):
+        return sum(t.numel() for state in optimiser.state.values() for t in state.values() if t.dim() > 0)
+
+    torch.manual_seed(0)
+    model = TinyLM(16, 8, tie=True)
+    pretrain = torch.optim.Adam(model.parameters(), lr=0.05)
+    _adam_step(model, pretrain, inputs, targets)
+    model.head.weight = nn.Parameter(model.head.weight.detach().clone())
+    optimiser = torch.optim.Adam(model.parameters(), lr=0.05)
+    _adam_step(model, optimiser, inputs, targets)
+    assert str(state_numbers(optimiser) - state_numbers(pretrain)) == predict.adam_state_after_untie.right

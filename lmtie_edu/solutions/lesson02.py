@@ -4,12 +4,13 @@ import torch
 from torch import nn
 
 
-def distance_bias(W):
-    """Per-token bias b such that h @ W.T + b ranks tokens like nearest-vector decoding, for every h.
+def cosine_head(W):
+    """Rows of equal length pointing like W's rows: h @ result.T ranks the tokens by their cosine with h.
 
-    -½‖h - w_i‖² = h·w_i - ½‖w_i‖² - ½‖h‖², and the last term is the same for every token.
+    h·w_i = |h|·|w_i|·cos θ_i; |h| is the same for every token, so once every row has length 1 the logit is
+    |h|·cos θ_i and the length advantage is gone. W itself is left unchanged.
     """
-    return -0.5 * (W ** 2).sum(dim=1)
+    return W / W.norm(dim=1, keepdim=True)
 
 
 def tokens_beating_self(W, i):

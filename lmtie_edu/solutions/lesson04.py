@@ -15,12 +15,21 @@ def saved_shares(vocab_size, d_model, total, ties):
     return saving / tied_total, saving / untied_total
 
 
-def gpt2_parameter_count(vocab_size, d_model, n_layers, n_positions, tie):
-    """GPT-2: token and position tables, n_layers blocks of 12·d² + 13·d, a final LayerNorm, the head."""
-    d = d_model
-    per_block = 12 * d * d + 13 * d  # QKV 3d²+3d, out d²+d, MLP 8d²+5d, two LayerNorms 4d
-    head = 0 if tie else vocab_size * d  # GPT-2's head has no bias
-    return vocab_size * d + n_positions * d + n_layers * per_block + 2 * d + head
+def saving_from_config(config):
+    """What tying saves in a published Llama-style model, read from its config.json (a dict).
+
+    Returns (parameters saved, share of the published total): V·d and V·d / total when the model ties,
+    (0, 0.0) when it keeps a separate head — then nothing was saved. The total counts grouped-query
+    attention (K and V have num_key_value_heads heads), a SwiGLU MLP (three d × d_ff matrices) and RMSNorm
+    scales (two per layer, one final); the head only when untied.
+    """
+    V, d, d_ff = config["vocab_size"], config["hidden_size"], config["intermediate_size"]
+    d_kv = d // config["num_attention_heads"] * config["num_key_value_heads"]
+    per_layer = 2 * d * d + 2 * d * d_kv + 3 * d * d_ff + 2 * d
+    ties = config["tie_word_embeddings"]
+    total = V * d + config["num_hidden_layers"] * per_layer + d + (0 if ties else V * d)
+    saved = V * d if ties else 0
+    return saved, saved / total
 
 
 def vocab_for_share(share, d_model, non_vocab):

@@ -3,15 +3,26 @@
 import torch
 
 
-def tied_decoder_weight(W):
-    """The decoder matrix of a tied autoencoder: Wᵀ as a view of W (same storage, gradients flow to W)."""
-    return W.t()
+def tie_status(model):
+    """'tied', 'detached', 'copy' or 'untied': does the decoder read W's memory, and does its gradient reach W?"""
+    decoder, W = model.decoder_matrix(), model.W
+    if decoder.untyped_storage().data_ptr() != W.untyped_storage().data_ptr():  # its own memory
+        return "copy" if torch.equal(decoder.detach(), W.detach().t()) else "untied"
+    if not decoder.requires_grad:
+        return "detached"
+    (to_W,) = torch.autograd.grad(decoder.sum(), W, allow_unused=True)  # the decoder path's gradient, if any
+    return "tied" if to_W is not None else "detached"
 
 
-def autoencoder_parameter_count(n_inputs, n_hidden, tie):
-    """W (h×d) once, plus the decoder matrix (d×h) when untied, plus the two biases (h and d)."""
-    matrices = 1 if tie else 2
-    return matrices * n_inputs * n_hidden + n_hidden + n_inputs
+def tied_gradient(W, b, c, x):
+    """dL/dW of L = mean((Wᵀ(Wx + b) + c − x)²) for a tied linear autoencoder: decoder path + encoder path."""
+    z = x @ W.T + b                           # codes, (n, h)
+    x_hat = z @ W + c                         # reconstructions, (n, d)
+    grad_out = 2 * (x_hat - x) / x.numel()    # dL/dx̂: the mean runs over all n·d entries
+    decoder_path = z.T @ grad_out             # W used as the decoder (x̂ = z W + c)
+    grad_code = grad_out @ W.T                # dL/dz, sent back through the decoder
+    encoder_path = grad_code.T @ x            # W used as the encoder (z = x Wᵀ + b)
+    return decoder_path + encoder_path
 
 
 def pca_reconstruction_mse(train, test, k):

@@ -15,12 +15,13 @@ def build_vocabulary(tokens, size):
     return ["<unk>", "<eos>"] + ranked[:size - 2]
 
 
-def perplexity_from_logits(logits, targets):
-    """exp of the mean cross-entropy (nats per token) of logits (N, V) against targets (N,)."""
-    import torch
-    import torch.nn.functional as F
+def combined_perplexity(word_perplexity, unk_perplexity, unk_share):
+    """Perplexity over all targets from the perplexity on real-word targets, on <unk> targets, and the share
+    of targets that are <unk>: the mean cross-entropy is what averages, weighted by the number of targets."""
+    import math
 
-    return torch.exp(F.cross_entropy(logits, targets)).item()
+    mean_cross_entropy = (1 - unk_share) * math.log(word_perplexity) + unk_share * math.log(unk_perplexity)
+    return math.exp(mean_cross_entropy)
 
 
 def cosine_neighbours(W, row, k):

@@ -10,17 +10,19 @@ def not_in_optimiser(model, optimiser):
 
 
 def count_checkpoint_parameters(state_dict):
-    """Elements of a state dict, each piece of memory counted once (a tied matrix has two keys)."""
-    seen, total = set(), 0
+    """Numbers a state dict holds in memory: an element read under several keys (a tied matrix, or views
+    into one buffer) is counted once."""
+    read = {}  # storage address -> positions in that storage that some tensor reads
     for tensor in state_dict.values():
-        key = (tensor.untyped_storage().data_ptr(), tensor.storage_offset(), tuple(tensor.shape))
-        if key not in seen:
-            seen.add(key)
-            total += tensor.numel()
-    return total
+        start = tensor.storage_offset()  # a contiguous tensor reads numel() positions from its start
+        read.setdefault(tensor.untyped_storage().data_ptr(), set()).update(range(start, start + tensor.numel()))
+    return sum(len(positions) for positions in read.values())
 
 
 def untie_and_register(model, optimiser):
-    """Give the head its own copy of the tied matrix AND tell the optimiser about the new Parameter."""
-    model.head.weight = nn.Parameter(model.head.weight.detach().clone())
-    optimiser.add_param_group({"params": [model.head.weight]})
+    """Give the head its own copy of the tied matrix, trained with the settings the tied matrix had."""
+    tied = model.head.weight
+    model.head.weight = nn.Parameter(tied.detach().clone())  # same values, memory of its own
+    group = next(g for g in optimiser.param_groups if any(p is tied for p in g["params"]))
+    settings = {key: value for key, value in group.items() if key != "params"}
+    optimiser.add_param_group({"params": [model.head.weight], **settings})

@@ -1,0 +1,47 @@
+"""Lesson 01: predict, then run (asked in the lesson before the cell that shows the answer)."""
+
+from ..predict import Choice
+
+lookup_exact = Choice(
+    "lookup_exact",
+    "The next cell compares the one-hot product F.one_hot(ids, num_classes=V).float() @ W with the lookup W[ids]. "
+    "How large is the largest difference between them?",
+    ["exactly 0", "tiny but not 0 (floating-point rounding, around 1e-7)", "large: the product mixes rows of W"],
+    "exactly 0",
+    "Each number of the product is a sum of V terms: one is 1 × W[i, k], all the others are 0 × something = 0. "
+    "Multiplying by 0 or 1 and adding zeros are exact in floating point, so the product is bit for bit row i of W.",
+)
+
+repeated_row = Choice(
+    "repeated_row",
+    "The ids 2, 5, 5, 9 look up row 5 twice, at positions 1 and 2, where the gradients g_1 and g_2 arrive. "
+    "What does row 5 of the table's gradient hold?",
+    ["g_1 + g_2", "(g_1 + g_2) / 2", "g_2 only: the later position overwrites", "zero: a repeated id cancels out"],
+    "g_1 + g_2",
+    "The table is used once per position, and the gradient is the sum over positions of x_t^T g_t: the terms of "
+    "positions 1 and 2 both land in row 5. Autograd does the same — it accumulates every use into .grad.",
+)
+
+requires_grad_table = Choice(
+    "requires_grad_table",
+    "A module keeps torch.randn(V, d).requires_grad_() as an attribute and looks ids up in it. After "
+    "loss.backward(), does that table have a gradient, and does model.parameters() list it?",
+    ["gradient: no; listed: no", "gradient: yes; listed: no", "gradient: yes; listed: yes",
+     "gradient: no; listed: yes"],
+    "gradient: yes; listed: no",
+    "requires_grad=True is all autograd needs to compute a gradient. But a module registers an attribute as a "
+    "parameter only when it is an nn.Parameter, so the gradient is computed and then ignored: an optimiser "
+    "built from model.parameters() never updates the table.",
+)
+
+# A choice, not a Number: the Number widget's empty value (NaN) prints a JSON warning into the stored output.
+untied_rows = Choice(
+    "untied_rows",
+    "One untied next-token step on the ids 2, 5, 5, 9 (V = 12 tokens): how many rows of the embedding W "
+    "receive a non-zero gradient?",
+    ["2", "3", "4", "12"],
+    "2",
+    "Untied, W is used only by the lookup, and only the inputs 2, 5, 5 are looked up: each token predicts the "
+    "next one, so 9 is only a target and its gradient goes to the separate head. Rows 2 and 5 — a repeated id "
+    "is still one row. Tied, the head is W, and its softmax sends gradient to all 12 rows.",
+)

@@ -1,0 +1,46 @@
+"""Lesson 06: predict, then run (asked in the lesson before the cell that shows the answer)."""
+
+from ..predict import Choice, Number
+
+parameters_removed = Number(
+    "parameters_removed",
+    "The vocabulary has V = 1000 words and every word vector has d = 32 numbers. How many parameters does the "
+    "tie remove from the model?",
+    32000,
+    "The untied model has two V × d matrices, the embedding E and the output matrix O; tied, O is E, so one of "
+    "them goes: V·d = 1000 × 32 = 32,000 numbers. Nothing else changes — the MLP in between is the same.",
+)
+
+end_of_budget_75 = Choice(
+    "end_of_budget_75",
+    "With 75 articles (about 15 thousand training tokens, each seen about 3.4 times in the 400 steps), which "
+    "model ends the budget with the lower report-half perplexity, averaged over the 3 seeds?",
+    ["the tied model", "the untied model", "no difference beyond seed noise"],
+    "the tied model",
+    "With little text and several passes over it, the untied model — V·d more parameters, free to use different "
+    "vectors on the input and the output side — fits the training text better and over-fits sooner, so by the "
+    "end of the budget its perplexity on new text has risen above the tied model's, in every seed.",
+)
+
+early_stopped_75 = Choice(
+    "early_stopped_75",
+    "Now each run keeps the checkpoint with the lowest selection-half perplexity (early stopping), and that "
+    "checkpoint is scored on the report half. At 75 articles, what happens to the tied model's advantage?",
+    ["it stays: the tied model is lower in every seed", "it is gone: the difference changes sign between seeds",
+     "it reverses: the untied model is lower in every seed"],
+    "it is gone: the difference changes sign between seeds",
+    "The advantage at the end of the budget came from over-fitting more slowly. Early stopping goes back to the "
+    "point before either model over-fitted, so what is left is the difference between the two best "
+    "checkpoints — here smaller than the spread between seeds.",
+)
+
+output_rows_reached = Choice(
+    "output_rows_reached",
+    "In the untied model, take a word seen only 5–19 times in the training text. In what share of the 400 "
+    "training steps does its row of the OUTPUT matrix receive a non-zero gradient?",
+    ["rarely, like its input row (a few % of the steps)", "in about half of the steps", "in every step"],
+    "in every step",
+    "The softmax gives every word some probability, and the loss pushes the probability of every wrong word "
+    "down, so every output row gets a gradient in every step (tiny for a rare word, but not zero). An input row "
+    "gets one only in the steps whose batch contains its word.",
+)
