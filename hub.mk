@@ -2,8 +2,8 @@
 #   make hub-env     install JupyterHub + nbgitpuller (build/hub-venv) and configurable-http-proxy (build/hub-node)
 #   make test-hub    a real hub on 127.0.0.1, 5 simulated students (tests/hub); prints its elapsed seconds
 #   make bench-hub   the class-scale benchmark, N = 1, 5, 10, 20 students -> build/hub-bench.json + .png
-# build/hub-venv is layered over .venv (a .pth file adds the .venv's site-packages), so the students'
-# servers run the course's own JupyterLab, ipywidgets and lmtie_edu, plus what the hub adds.
+# build/hub-venv is layered over .venv (tools/layered_venv.py: a .pth file adds the .venv's site-packages), so
+# the students' servers run the course's own JupyterLab, ipywidgets and lmtie_edu, plus what the hub adds.
 
 .PHONY: hub-env test-hub bench-hub
 
@@ -19,12 +19,7 @@ HUB_BENCH_STUDENTS ?= 1,5,10,20
 # Uses `timed` from integration.mk (included first): run commands, print their elapsed seconds.
 
 $(HUB_STAMP): $(HUB_PINS) constraints.txt $(TEST_STAMP)
-	rm -rf $(HUB_VENV)
-	$(PY) -m venv $(HUB_VENV)
-	$(HUB_VENV)/bin/python -c "import sysconfig, pathlib; \
-		site = pathlib.Path(sysconfig.get_paths()['purelib']); \
-		dirs = sorted({p for p in '$$($(PY) -c "import sysconfig as s; print(s.get_paths()['purelib'], s.get_paths()['platlib'])")'.split()}); \
-		(site / 'zz_lmtie_project_venv.pth').write_text(''.join(f'import site; site.addsitedir({str(pathlib.Path(d).resolve())!r})\n' for d in dirs))"
+	$(PY) tools/layered_venv.py $(HUB_VENV)
 	$(HUB_VENV)/bin/python -m pip install --quiet -c constraints.txt -r $(HUB_PINS)
 	$(HUB_VENV)/bin/python -c "import jupyterhub, nbgitpuller, jupyterlab, lmtie_edu; print('hub-venv: jupyterhub', jupyterhub.__version__, 'nbgitpuller', nbgitpuller.__version__)"
 	touch $@

@@ -9,14 +9,15 @@ toggle. Measured per class size:
 * link → first figure (s): from opening the link to the lesson's first panel figure after Run All;
 * click → new figure (ms), median and p95 over all clicks of all students;
 * memory: resident memory (RSS) of each student's single-user server + kernel tree, sampled every
-  second (peak) and once after the class (steady, every kernel alive); the total is their sum,
-  and PSS (shared pages split between processes) for the total as the machine really pays it;
-  the browser's own memory is reported apart (on a real class it is on the students' laptops);
+  second (peak) and once after the class (steady, every kernel alive); the total is their sum, and
+  PSS (shared pages split between processes) for the total as the machine really pays it;
+* CPU seconds of each student's server + kernel, of the hub + proxy, and of the browsers; the browsers
+  (CPU and memory) are reported apart: in a real class they are on the students' laptops;
 * failures: students whose link, run or toggle failed.
 
 Writes build/hub-bench.json and build/hub-bench.png. Run: `make bench-hub` (or
-`.venv/bin/python tools/hub_bench.py --students 1,5`). The whole run is kept under --budget seconds:
-a class size that would start after the budget is skipped and marked so.
+`.venv/bin/python tools/hub_bench.py --students 1,5`). A class size that would end past --budget
+seconds is skipped and marked so.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from hub_server import TARGET, CourseRepo, HubServer, pull_link, tree_rss  # noq
 from students import CHROMIUM_FLAGS, attend_class, summary  # noqa: E402
 
 LESSON = "01_embedding_lookup.ipynb"
-CLICKS = {1: 6, 5: 4, 10: 3, 20: 2}  # fewer clicks per student in bigger classes keeps the run ≤ 10 min
+CLICKS = {1: 4, 5: 3, 10: 3, 20: 2}  # fewer clicks per student in bigger classes keeps the run ≤ 15 min
 TIMEOUT_MS = 480_000  # a hang guard per student step, not a budget
 MiB = 2**20
 
@@ -54,8 +55,7 @@ class MemorySampler(threading.Thread):
         self.hub = hub
         self.stop_event = threading.Event()
         self.peak_per_student: dict[str, int] = {}
-        self.peak_total = 0
-        self.peak_browser = 0
+        self.peak_total = self.peak_browser = 0  # bytes
 
     def run(self) -> None:
         while not self.stop_event.wait(1.0):
@@ -67,18 +67,21 @@ class MemorySampler(threading.Thread):
             for name, size in sizes.items():
                 self.peak_per_student[name] = max(size, self.peak_per_student.get(name, 0))
             self.peak_total = max(self.peak_total, sum(sizes.values()))
-            self.peak_browser = max(self.peak_browser, browser_rss())
+            self.peak_browser = max(self.peak_browser, browser_usage()[0])
 
 
-def browser_rss() -> int:
-    total = 0
+def browser_usage() -> tuple[int, float]:
+    """Resident memory (bytes) and CPU seconds so far of the simulated students' Chromium processes."""
+    rss, cpu = 0, 0.0
     for proc in psutil.Process().children(recursive=True):
         try:
             if "chrom" in proc.name():
-                total += proc.memory_info().rss
+                rss += proc.memory_info().rss
+                times = proc.cpu_times()
+                cpu += times.user + times.system
         except psutil.NoSuchProcess:
             continue
-    return total
+    return rss, cpu
 
 
 def cpu_seconds(proc: psutil.Process) -> float:
@@ -114,20 +117,26 @@ async def one_class(browser_path: str, hub: HubServer, link: str, n: int, clicks
                                           timeout_ms=TIMEOUT_MS, keep_open=True)
             # Steady state: every student's kernel alive and idle, every lab still open.
             servers = hub.student_servers()
-            steady = {name: tree_rss(proc) for name, proc in servers.items()}
-            server_only = sorted(proc.memory_info().rss for proc in servers.values())
-            steady_pss = sum(pss(proc) for proc in servers.values())
-            cpu = sorted(cpu_seconds(proc) for proc in servers.values())
-            hub_and_proxy = tree_rss(psutil.Process(hub.process.pid)) - sum(steady.values())
+            hub_process = psutil.Process(hub.process.pid)
+            measured = {
+                "steady": {name: tree_rss(proc) for name, proc in servers.items()},
+                "server_only": sorted(proc.memory_info().rss for proc in servers.values()),
+                "steady_pss": sum(pss(proc) for proc in servers.values()),
+                "cpu": sorted(cpu_seconds(proc) for proc in servers.values()),
+                "browser_cpu": browser_usage()[1],  # before the contexts close (their processes end)
+            }
+            measured["hub_and_proxy"] = tree_rss(hub_process) - sum(measured["steady"].values())
+            measured["hub_and_proxy_cpu"] = cpu_seconds(hub_process) - sum(measured["cpu"])
             for _, context in attended:
                 await context.close()
         finally:
             await browser.close()
-    return [record for record, _ in attended], steady, steady_pss, hub_and_proxy, cpu, server_only
+    return [record for record, _ in attended], measured
 
 
 def run_level(browser_path: str, n: int) -> dict:
     scratch = Path(tempfile.mkdtemp(prefix=f"hub-bench-{n}-"))
+    load_at_start = round(os.getloadavg()[0], 1)  # other work on the machine when this class began
     started = time.monotonic()
     try:
         repo = CourseRepo(scratch)
@@ -137,14 +146,15 @@ def run_level(browser_path: str, n: int) -> dict:
         sampler.start()
         try:
             link = pull_link(hub.url, repo.url, LESSON)
-            records, steady, steady_pss, hub_and_proxy, cpu, server_only = asyncio.run(one_class(browser_path, hub, link, n, CLICKS.get(n, 2)))
+            records, measured = asyncio.run(one_class(browser_path, hub, link, n, CLICKS.get(n, 2)))
         finally:
             sampler.stop_event.set()
             sampler.join()
             survivors = hub.stop()
         row = summary(records)
         peaks = sorted(sampler.peak_per_student.values())
-        steadies = sorted(steady.values())
+        steadies = sorted(measured["steady"].values())
+        server_only, cpu = measured["server_only"], measured["cpu"]
         row.update({
             "clicks_per_student": CLICKS.get(n, 2),
             "memory_mib": {
@@ -153,14 +163,17 @@ def run_level(browser_path: str, n: int) -> dict:
                 "per_student_peak_max": round(peaks[-1] / MiB) if peaks else None,
                 "per_student_peak_median": round(peaks[len(peaks) // 2] / MiB) if peaks else None,
                 "total_steady_rss": round(sum(steadies) / MiB),
-                "total_steady_pss": round(steady_pss / MiB),
+                "total_steady_pss": round(measured["steady_pss"] / MiB),
                 "total_peak_rss": round(sampler.peak_total / MiB),
-                "hub_and_proxy_rss": round(hub_and_proxy / MiB),
+                "hub_and_proxy_rss": round(measured["hub_and_proxy"] / MiB),
                 "browser_peak_rss": round(sampler.peak_browser / MiB),
             },
-            "cpu_s_per_student_median": round(cpu[len(cpu) // 2], 1) if cpu else None,
+            "cpu_s_per_student_median": round(cpu[len(cpu) // 2], 1) if cpu else None,  # server + kernel
+            "cpu_s_hub_and_proxy": round(measured["hub_and_proxy_cpu"], 1),
+            "cpu_s_browsers_total": round(measured["browser_cpu"], 1),  # on the students' laptops in a class
             "errors": [f"{r.name}: {r.error or ''} {r.cell_errors}".strip() for r in records if not r.ok],
             "processes_left": survivors,
+            "load_average_1min_at_start": load_at_start,
             "seconds": round(time.monotonic() - started, 1),
         })
         return row
@@ -176,11 +189,10 @@ def machine() -> dict:
 
 
 def versions() -> dict:
+    import subprocess
     from importlib.metadata import version
 
     hub_python = REPO / "build" / "hub-venv" / "bin" / "python"
-    import subprocess
-
     hub = subprocess.run([str(hub_python), "-c", "import jupyterhub, nbgitpuller; print(jupyterhub.__version__,"
                           " nbgitpuller.__version__)"], capture_output=True, text=True).stdout.split()
     chp = json.loads((REPO / "build" / "hub-node" / "node_modules" / "configurable-http-proxy" /
@@ -246,7 +258,7 @@ def markdown_table(result: dict) -> str:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", default="1,5,10,20", help="class sizes, comma-separated")
-    parser.add_argument("--budget", type=float, default=600, help="seconds; later class sizes are skipped past it")
+    parser.add_argument("--budget", type=float, default=900, help="seconds; later class sizes are skipped past it")
     parser.add_argument("--out", default=str(REPO / "build" / "hub-bench.json"))
     parser.add_argument("--table", action="store_true", help="print the table and redraw the plot of an existing --out file")
     args = parser.parse_args(argv)

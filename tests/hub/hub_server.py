@@ -34,6 +34,7 @@ HUB_VENV = Path(os.environ.get("LMTIE_HUB_VENV", REPO / "build" / "hub-venv"))
 HUB_NODE = Path(os.environ.get("LMTIE_HUB_NODE", REPO / "build" / "hub-node"))
 PROJECT_VENV = Path(sys.prefix)  # the .venv running pytest / the benchmark
 LAB_SETTINGS = REPO / "tests" / "browser" / "jupyterlab-settings"  # no windowing, no news, no autosave
+HUB_TEMPLATES = REPO / "deploy" / "jupyterhub" / "templates"  # the hub pages a class needs (see page.html)
 START_TIMEOUT_S = 60
 STOP_TIMEOUT_S = 30
 TARGET = "lmtie_edu"  # the folder nbgitpuller pulls the course into, in each student's home
@@ -135,6 +136,7 @@ c.Spawner.environment = {environment!r}
 c.Spawner.start_timeout = 600  # a class arriving at once on 2 cores: spawning is slow, not failed
 c.Spawner.http_timeout = 600
 c.JupyterHub.concurrent_spawn_limit = 0
+c.JupyterHub.template_paths = [{templates!r}]  # the same pages as the Kubernetes deployment (config.yaml)
 
 def seed_lab_settings(spawner):
     # No notebook windowing (every cell in the DOM for the test), no news toast, no autosave.
@@ -185,7 +187,7 @@ class HubServer:
             db_url=f"sqlite:///{self.scratch / 'jupyterhub.sqlite'}",
             cookie_secret=str(self.scratch / "cookie_secret"), homes=str(self.homes),
             singleuser=str(HUB_VENV / "bin" / "jupyterhub-singleuser"), args=args, environment=environment,
-            settings=str(LAB_SETTINGS),
+            settings=str(LAB_SETTINGS), templates=str(HUB_TEMPLATES),
         ))
 
     def start(self) -> HubServer:
