@@ -1,7 +1,6 @@
 """Checks for the lesson 01 exercises."""
 
 import torch
-import torch._dynamo  # noqa: F401 — imported here, not by an optimiser built inside forbid_autograd (see below)
 import torch.nn.functional as F
 
 from .. import embedding
@@ -9,11 +8,6 @@ from ..solutions import lesson01 as solutions
 from . import Mismatch, exercise, expect_close, expect_equal, expect_type, forbid_autograd, hint, no_indexing
 
 __all__ = ["bag_of_tokens", "hint", "rows_reached", "sgd_step_on_lookup"]  # hint: the lesson calls ex.hint("name")
-
-# An optimiser's constructor imports torch._dynamo on first use; done while forbid_autograd has patched
-# backward/grad, that import fails and leaves the kernel unable to build optimisers. Importing it above, with
-# the real functions in place, keeps a learner's optimiser inside a check harmless.
-
 
 def _bag_error(error: BaseException) -> str | None:
     text = str(error)

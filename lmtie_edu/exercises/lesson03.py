@@ -1,7 +1,6 @@
 """Checks for the lesson 03 exercises."""
 
 import torch
-import torch._dynamo  # noqa: F401 — before any forbid_autograd: see lesson01.py (an optimiser imports it lazily)
 import torch.nn.functional as F
 
 from ..solutions import lesson03 as solutions

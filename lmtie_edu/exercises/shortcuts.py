@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 
 import torch
-import torch._dynamo  # noqa: F401 — imported now: importing it later, inside forbid_autograd, would fail
 import torch.nn.functional as F
 
 from .feedback import Shortcut
