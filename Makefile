@@ -29,12 +29,13 @@ OTHER_CPU := ATEN_CPU_CAPABILITY=default MKL_CBWR=COMPATIBLE
 LAB_STAMP  := $(VENV)/.lab-installed
 TEST_STAMP := $(VENV)/.test-installed
 
-.PHONY: lab test test-lessons test-nbval test-integration test-fast test-browser lint notebooks solutions bench clean-venv help python-check
+.PHONY: lab test test-lessons test-unit test-lessons-in-browser test-nbval test-integration test-fast test-browser lint notebooks solutions bench clean-venv help python-check
 
 help:
 	@echo "make lab           install (first time) and open JupyterLab on the lessons"
-	@echo "make test          install (first time) and run lint, unit tests, strict nbval (this CPU and"
-	@echo "                   another CPU's kernels, with the solutions filled in) and the browser test"
+	@echo "make test          install (first time) and run lint, unit tests and the browser test: every lesson"
+	@echo "                   once in JupyterLab, solved, on another CPU's kernels, outputs compared strictly"
+	@echo "make test-nbval    the same output check by nbval, without a browser"
 	@echo "make test-fast     unit tests only"
 	@echo "make notebooks     re-execute every notebook in place (refresh stored outputs + widget state)"
 	@echo "make solutions     build instructor notebooks with the exercise solutions in build/solutions/"
@@ -94,16 +95,25 @@ test: $(TEST_STAMP)
 
 test-integration: test-site test-binder test-colab test-nbgrader
 
-# One execution of each lesson, compared strictly: the lessons with their solutions filled in, under another
-# CPU's kernels, two kernels at a time beside the unit tests. Each stored output must match on this other CPU
-# (it was written by this CPU's native kernels, so a CPU-dependent digit fails here); the exercise checks must
-# pass; the lesson's own stored check lines (⏳, no code) are compared by tests/test_exercises.py.
+# One execution of each lesson, compared strictly: in JupyterLab (the browser test), with the exercises
+# solved, under another CPU's kernels. Every output must equal the stored one by nbval's rules
+# (tests/browser/stored_outputs.py): the outputs were written by this CPU's native kernels, so a
+# CPU-dependent digit fails here; the exercise checks must pass; the lesson's own stored check lines
+# (⏳, no code) are compared by tests/test_exercises.py. The unit tests run at the same time, on one
+# worker: the browser test leaves part of a core idle while it waits on the page.
 test-lessons: lint $(MPL_READY)
 	$(PY) tools/make_solutions.py --for-nbval build/solutions-check
-	$(MAKE) --no-print-directory test-nbval
-	$(MAKE) --no-print-directory test-browser
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-unit test-lessons-in-browser
 
+test-unit: $(TEST_STAMP) $(MPL_READY)
+	$(PY) -m pytest -q tests
+
+test-lessons-in-browser: $(TEST_STAMP) $(MPL_READY)
+	env $(OTHER_CPU) LMTIE_SOLVED_LESSONS=build/solutions-check $(MAKE) --no-print-directory test-browser
+
+# The same strict check by nbval itself, without a browser (two kernels at a time beside the unit tests).
 test-nbval: $(TEST_STAMP) $(MPL_READY)
+	$(PY) tools/make_solutions.py --for-nbval build/solutions-check
 	env $(OTHER_CPU) $(PY) -m pytest -q $(PARALLEL) $(NBVAL) tests build/solutions-check
 
 test-fast: $(TEST_STAMP)

@@ -6,8 +6,9 @@ are closed by fixture finalizers, which run also when a test fails or times out;
 dies with pytest if pytest is killed (see lab_server.py).
 
 Environment knobs: LMTIE_REQUIRE_BROWSER (missing browser = failure), LMTIE_CHROMIUM (another
-Chromium executable), LMTIE_LESSONS_DIR (another folder of lessons, e.g. a scratch copy). Timings are printed and written to
-build/browser-timings.json; they never fail the test (`make bench` holds the budgets).
+Chromium executable), LMTIE_LESSONS_DIR (another folder of lessons, e.g. a scratch copy), LMTIE_SOLVED_LESSONS
+(the lessons with their exercises solved, run in their place; `make test` sets it). Timings are printed and
+written to build/browser-timings.json; they never fail the test (`make bench` holds the budgets).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from pathlib import Path
 
 import pytest
 from lab_server import LabServer
-from lessons import LATENCIES, LESSONS_DIR, TIMINGS, LessonPipeline
+from lessons import LATENCIES, LESSONS_DIR, SOLVED_DIR, TIMINGS, LessonPipeline
 
 SCREENSHOTS_DIR = Path(__file__).resolve().parent / "screenshots"
 # Debian's package; Playwright's own browser download cannot work offline and is never attempted.
@@ -51,10 +52,17 @@ def find_chromium() -> str | None:
     return None
 
 
+def _lesson_of(item) -> str | None:
+    """The lesson a test item opens: its ``lesson`` parameter, or its module's fixed ``LESSON``."""
+    lesson = getattr(getattr(item, "callspec", None), "params", {}).get("lesson")
+    if lesson is not None:
+        return lesson.name
+    return getattr(getattr(item, "module", None), "LESSON", None)  # e.g. test_chinese_lesson.py
+
+
 def pytest_collection_finish(session):
-    """Remember the selected lessons in order, so the pipeline can start the next one early."""
-    _session["order"] = [item.callspec.params["lesson"].name for item in session.items
-                         if hasattr(item, "callspec") and getattr(item.callspec.params.get("lesson"), "name", None)]
+    """Remember the selected lessons in order, so the pipeline can start the next ones early."""
+    _session["order"] = [name for name in map(_lesson_of, session.items) if name]
 
 
 @pytest.fixture(scope="session")
@@ -81,7 +89,10 @@ def session_clock():
 @pytest.fixture(scope="session")
 def lab(chromium_path, session_clock, tmp_path_factory):
     """A JupyterLab serving a scratch copy of the lessons; stopped whatever happens."""
-    server = LabServer(LESSONS_DIR, tmp_path_factory.mktemp("jupyterlab"))
+    if SOLVED_DIR is not None and not any(SOLVED_DIR.glob("*.ipynb")):
+        pytest.fail(f"LMTIE_SOLVED_LESSONS={SOLVED_DIR} holds no notebooks: run tools/make_solutions.py --for-nbval "
+                    f"{SOLVED_DIR} first", pytrace=False)
+    server = LabServer(LESSONS_DIR, tmp_path_factory.mktemp("jupyterlab"), SOLVED_DIR)
     try:
         server.start()
         yield server

@@ -51,7 +51,7 @@ def isolated_env(scratch: Path) -> dict:
     }
     for path in dirs.values():
         path.mkdir(parents=True, exist_ok=True)
-    # Our settings: no windowing (all cells in the DOM), no news toast, no autosave.
+    # Our settings: JupyterLab's default windowing (every cell in the DOM), no news toast, no autosave.
     shutil.copytree(SETTINGS_DIR, dirs["JUPYTERLAB_SETTINGS_DIR"], dirs_exist_ok=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith("JPY_")}
     env.update({k: str(v) for k, v in dirs.items()})
@@ -61,12 +61,21 @@ def isolated_env(scratch: Path) -> dict:
 
 
 class LabServer:
-    """A running ``jupyter lab`` serving a scratch copy of the lessons."""
+    """A running ``jupyter lab`` serving a scratch copy of the lessons.
 
-    def __init__(self, lessons_dir: Path, scratch: Path):
+    ``solved_dir`` (optional) holds the same lessons with their exercises solved; those are served in
+    place of the lessons of the same name. :meth:`original` is the file a served notebook was copied
+    from: the stored outputs a run is compared with, out of reach of anything the server writes.
+    """
+
+    def __init__(self, lessons_dir: Path, scratch: Path, solved_dir: Path | None = None):
         self.scratch = scratch
         self.root = scratch / "notebooks"
         shutil.copytree(lessons_dir, self.root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+        self.originals = {path.relative_to(lessons_dir).as_posix(): path for path in lessons_dir.rglob("*.ipynb")}
+        for path in sorted(solved_dir.glob("*.ipynb")) if solved_dir else ():
+            shutil.copyfile(path, self.root / path.name)
+            self.originals[path.name] = path
         self.env = isolated_env(scratch)
         self.log_path = scratch / "jupyterlab.log"
         self.token = secrets.token_hex(24)
@@ -128,6 +137,9 @@ class LabServer:
             pass
 
     # -- helpers ---------------------------------------------------------------------------------
+    def original(self, path: str) -> Path:
+        return self.originals[path]
+
     def url(self, path: str) -> str:
         separator = "&" if "?" in path else "?"
         return f"http://127.0.0.1:{self.port}/{path}{separator}token={self.token}"

@@ -1,11 +1,14 @@
-"""Drive one lesson in JupyterLab the way a learner does: open it, run it, click its toggles.
+"""Drive lessons in JupyterLab the way a learner does: open them, run them, click their toggles.
 
-Each lesson gets its own browser page (its own JupyterLab tab). :meth:`LessonPage.start` opens the
-notebook and, inside the page, clears and runs all cells without blocking Python, so the next
-lessons can compute while the current one is being checked (see lessons.LessonPipeline).
-Every wait is on a condition — the notebook model, the kernel status, an image's ``src`` — never a
-sleep. The model is read through ``window.jupyterapp`` (the server runs with
-``expose_app_in_browser``); the toggles are clicked through the real UI, as a person would.
+All lessons share one browser page, one JupyterLab, as a learner's tabs do: booting JupyterLab costs
+more CPU than opening a notebook in it, so one boot serves every lesson. :meth:`LessonPage.start`
+opens a lesson in a background tab (it does not take the focus from the lesson being checked) and,
+inside the page, clears and runs all its cells without blocking Python, so the next lessons compute
+while the current one is checked (see lessons.LessonPipeline). :meth:`LessonPage.activate` brings a
+lesson to the front before it is checked; every locator is scoped to that lesson's tab. Every wait
+is on a condition — the notebook model, the kernel status, an image's ``src`` — never a sleep. The
+model is read through ``window.jupyterapp`` (the server runs with ``expose_app_in_browser``); the
+toggles are clicked through the real UI, as a person would.
 """
 
 from __future__ import annotations
@@ -15,7 +18,6 @@ import threading
 import time
 import urllib.request
 from dataclasses import dataclass
-from pathlib import Path
 
 from playwright.sync_api import Locator, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
@@ -53,13 +55,16 @@ NOTEBOOK_STATE_JS = "(path) => {" + _FIND_PANEL + """
         cells.push({index: i, count: cell.executionCount, state: cell.executionState || null, outputs});
     }
     return {kernel: kernel ? kernel.status : null, kernelId: kernel ? kernel.id : null, cells,
-            run: window.__lmtieRun || null};
+            run: (window.__lmtieRuns || {})[path] || null};
 }"""
 
-# Wait for the app, the notebook and an idle kernel; clear all outputs; run all cells. Returns at
-# once: progress and errors are left in window.__lmtieRun for Python to poll.
+# Open the notebook in a background tab (or find it, if it is open already), wait for an idle kernel,
+# clear all outputs, run all cells: commands aimed at this notebook's tab by id, so the tab the learner
+# (or the test) is looking at keeps the focus. Returns at once: progress and errors are left in
+# window.__lmtieRuns[path] for Python to poll.
 START_RUN_JS = "(path) => {" + _FIND_PANEL + """
-    const run = window.__lmtieRun = {status: 'starting', error: null};
+    const runs = window.__lmtieRuns = window.__lmtieRuns || {};
+    const run = runs[path] = {status: 'starting', error: null};
     const until = async (condition, what, ms) => {
         const start = Date.now();
         while (!condition()) {
@@ -71,34 +76,63 @@ START_RUN_JS = "(path) => {" + _FIND_PANEL + """
         await until(() => window.jupyterapp, 'the JupyterLab application', 90000);
         const app = window.jupyterapp;
         await app.restored;
+        if (!findPanel(path)) {
+            await app.commands.execute('docmanager:open', {path, options: {mode: 'tab-after', activate: false}});
+        }
         await until(() => findPanel(path), `the notebook tab of ${path}`, 90000);
         const panel = findPanel(path);
         await panel.context.ready;
         await panel.sessionContext.ready;
         await until(() => panel.sessionContext.session && panel.sessionContext.session.kernel
                     && panel.sessionContext.session.kernel.status === 'idle', 'an idle kernel', 90000);
-        app.shell.activateById(panel.id);
-        app.shell.collapseLeft();  // more room for the lesson (and its screenshot)
-        await app.commands.execute('notebook:clear-all-cell-outputs');
+        const target = {widgetId: panel.id, activate: false};
+        await app.commands.execute('notebook:clear-all-cell-outputs', target);
         const cleared = () => { for (let i = 0; i < panel.content.model.cells.length; i++) {
             const cell = panel.content.model.cells.get(i);
             if (cell.type === 'code' && (cell.executionCount !== null || cell.outputs.length)) return false;
         } return true; };
         await until(cleared, 'all outputs to be cleared', 10000);
         run.status = 'running';
-        await app.commands.execute('notebook:run-all-cells');
+        await app.commands.execute('notebook:run-all-cells', target);
     })().catch(error => { run.error = String((error && error.stack) || error); });
 }"""
 
+# Bring a lesson's tab to the front (the left sidebar folded away: more room for the lesson and its
+# screenshot); returns the tab's DOM id, which scopes every locator to this lesson.
+ACTIVATE_JS = "(path) => {" + _FIND_PANEL + """
+    const app = window.jupyterapp;
+    const panel = findPanel(path);
+    app.shell.collapseLeft();
+    app.shell.activateById(panel.id);
+    return panel.node.id;
+}"""
+
+# Close a lesson's tab without the "save your changes?" dialog (the run made it dirty; the copy is scratch).
+CLOSE_TAB_JS = "(path) => {" + _FIND_PANEL + """
+    const panel = findPanel(path);
+    if (panel) { panel.context.model.dirty = false; panel.dispose(); }
+}"""
+
 # Done: the run was started, no cell is queued or running, the kernel is idle, and every code cell
-# has run (or one failed, which stops Run All; the caller reports the error output).
-RUN_DONE_JS = f"""(path) => {{
-    const s = ({NOTEBOOK_STATE_JS})(path);
-    if (window.__lmtieRun && window.__lmtieRun.error) return true;
-    if (!s || !s.run || s.run.status !== 'running' || s.kernel !== 'idle') return false;
-    if (s.cells.some(c => c.state === 'running')) return false;
-    return s.cells.every(c => c.count !== null) || s.cells.some(c => c.outputs.some(o => o.type === 'error'));
-}}"""
+# has run (or one failed, which stops Run All; the caller reports the error output). Polled while a
+# lesson runs, so it reads the model without copying outputs (a figure is tens of kB of base64).
+RUN_DONE_JS = "(path) => {" + _FIND_PANEL + """
+    const run = (window.__lmtieRuns || {})[path];
+    if (run && run.error) return true;
+    const panel = findPanel(path);
+    const kernel = panel && panel.sessionContext.session && panel.sessionContext.session.kernel;
+    if (!run || run.status !== 'running' || !kernel || kernel.status !== 'idle') return false;
+    let allRun = true, failed = false;
+    const cells = panel.content.model.cells;
+    for (let i = 0; i < cells.length; i++) {
+        const cell = cells.get(i);
+        if (cell.type !== 'code') continue;
+        if (cell.executionState === 'running') return false;
+        if (cell.executionCount === null) allRun = false;
+        for (let j = 0; j < cell.outputs.length; j++) failed = failed || cell.outputs.get(j).type === 'error';
+    }
+    return allRun || failed;
+}"""
 
 IMAGE_DIGEST_JS = """async (img) => {
     const bytes = new Uint8Array(await (await fetch(img.src)).arrayBuffer());
@@ -115,7 +149,7 @@ REDRAWN_JS = "([path, img, box, oldSrc, wasChecked]) => {" + _FIND_PANEL + """
         && !!kernel && kernel.status === 'idle';
 }"""
 
-WIDGET_VIEWS_SHOWN_JS = f"""(expected) => [...document.querySelectorAll('.jp-OutputArea-output')].filter(
+WIDGET_VIEWS_SHOWN_JS = f"""([tabId, expected]) => [...document.getElementById(tabId).querySelectorAll('.jp-OutputArea-output')].filter(
     o => o.querySelector(':scope > .jupyter-widgets') || o.textContent.includes('{WIDGET_ERROR_TEXT}')
 ).length >= expected"""
 
@@ -127,28 +161,48 @@ class PanelState:
     digest: str  # SHA-256 of the PNG bytes behind the blob URL
 
 
+def open_jupyterlab(page: Page, lab, timeout_ms: int) -> None:
+    """Load JupyterLab once in ``page``, in a new, empty workspace (the default one would restore, and
+    start kernels for, whatever an earlier session had open)."""
+    page.goto(lab.url(f"lab/workspaces/browser-test-{secrets.token_hex(4)}"), wait_until="domcontentloaded")
+    page.wait_for_function("() => !!window.jupyterapp", timeout=timeout_ms)
+    page.evaluate("async () => { await window.jupyterapp.restored; }")
+
+
 class LessonPage:
-    """One lesson open in its own JupyterLab page."""
+    """One lesson, open in its own tab of the shared JupyterLab page."""
 
     def __init__(self, page: Page, lab, path: str, *, redraw_timeout_ms: int):
         self.page = page
         self.lab = lab
         self.path = path
         self.redraw_timeout_ms = redraw_timeout_ms
-        self.js_errors: list[str] = []
+        self.js_errors: list[str] = []  # the page's JavaScript errors while this lesson was open
         self.click_seconds: list[float] = []  # each tie click until its new figure was on screen
-        page.on("pageerror", lambda error: self.js_errors.append(str(error)))
+        self.tab: Locator | None = None  # this lesson's tab, once activated
+        page.on("pageerror", self._record_error)
+
+    def _record_error(self, error) -> None:
+        self.js_errors.append(str(error))
 
     # -- the notebook ----------------------------------------------------------------------------
     def start(self) -> None:
-        """Open the lesson and start Run All inside the page; returns without waiting for the run.
-
-        Each page uses its own, new workspace: the default one would also restore (and start kernels
-        for) the notebooks other pages have open.
-        """
-        workspace = f"browser-test-{Path(self.path).stem}-{secrets.token_hex(4)}"
-        self.page.goto(self.lab.url(f"lab/workspaces/{workspace}/tree/{self.path}"), wait_until="domcontentloaded")
+        """Open the lesson in a background tab and start Run All inside the page; returns at once."""
         self.page.evaluate(START_RUN_JS, self.path)
+
+    def activate(self) -> None:
+        """Bring this lesson's tab to the front; from now on every locator looks inside it only."""
+        tab_id = self.page.evaluate(ACTIVATE_JS, self.path)
+        self.tab = self.page.locator(f"#{tab_id}")
+        self.tab.wait_for(state="visible", timeout=self.redraw_timeout_ms)
+
+    def close(self) -> None:
+        """Stop the kernel (without waiting) and close the tab."""
+        try:
+            self.shutdown_kernel()
+            self.page.evaluate(CLOSE_TAB_JS, self.path)
+        finally:
+            self.page.remove_listener("pageerror", self._record_error)
 
     def state(self) -> dict:
         return self.page.evaluate(NOTEBOOK_STATE_JS, self.path)
@@ -159,18 +213,22 @@ class LessonPage:
     def wait_until_run_done(self, timeout_ms: int) -> bool:
         """Wait up to ``timeout_ms`` for the run to finish; False if it has not yet."""
         try:
-            self.page.wait_for_function(RUN_DONE_JS, arg=self.path, timeout=timeout_ms, polling=100)
+            self.page.wait_for_function(RUN_DONE_JS, arg=self.path, timeout=timeout_ms, polling=250)
         except PlaywrightTimeoutError:
             return False
         return True
 
     def finished_run_state(self) -> dict:
         """The notebook after Run All; raises if the page could not run it."""
-        state = self.state()
-        run = (state or {}).get("run") or {}
-        if run.get("error"):
-            raise AssertionError(f"{self.path}: could not run the notebook in JupyterLab: {run['error']}")
-        return state
+        error = self.page.evaluate("(path) => ((window.__lmtieRuns || {})[path] || {}).error || null", self.path)
+        if error:
+            raise AssertionError(f"{self.path}: could not run the notebook in JupyterLab: {error}")
+        return self.state()
+
+    def executed_notebook(self) -> dict:
+        """The notebook as JupyterLab holds it after the run: cells with their new outputs (nbformat JSON)."""
+        return self.page.evaluate("(path) => {" + _FIND_PANEL + " return findPanel(path).content.model.toJSON(); }",
+                                  self.path)
 
     def has_plugin(self, plugin_id: str) -> bool:
         return self.page.evaluate("(id) => window.jupyterapp.hasPlugin(id)", plugin_id)
@@ -186,17 +244,26 @@ class LessonPage:
     # -- widgets ---------------------------------------------------------------------------------
     def wait_for_widgets_rendered(self, expected_views: int) -> None:
         """Every widget output of the model shows a view in the page (or an error text, checked next)."""
-        self.page.wait_for_function(WIDGET_VIEWS_SHOWN_JS, arg=expected_views, timeout=self.redraw_timeout_ms)
+        self.page.wait_for_function(WIDGET_VIEWS_SHOWN_JS, arg=[self._tab_id(), expected_views],
+                                    timeout=self.redraw_timeout_ms)
 
     def widget_errors(self) -> list[str]:
-        return [text.strip()[:300] for text in self.page.locator(".jp-OutputArea-output").all_inner_texts()
+        return [text.strip()[:300] for text in self.in_tab(".jp-OutputArea-output").all_text_contents()
                 if WIDGET_ERROR_TEXT in text]
 
+    def in_tab(self, selector: str) -> Locator:
+        """``selector`` inside this lesson's tab (other lessons may be open in the same page)."""
+        assert self.tab is not None, f"{self.path}: activate() the lesson before looking into it"
+        return self.tab.locator(selector)
+
+    def _tab_id(self) -> str:
+        return self.tab.get_attribute("id")
+
     def panels(self) -> Locator:
-        return self.page.locator(".lmtie-panel")
+        return self.in_tab(".lmtie-panel")
 
     def predictions(self) -> Locator:
-        return self.page.locator(".lmtie-predict")
+        return self.in_tab(".lmtie-predict")
 
     def answer_prediction(self, question: Locator) -> str:
         """Choose the first option (or type 1 in the number box), click *Check*, return the feedback text."""
@@ -211,7 +278,7 @@ class LessonPage:
         question.locator("button", has_text="Check my prediction").click()
         feedback = question.locator(".lmtie-predict-feedback")
         feedback.wait_for(timeout=self.redraw_timeout_ms)
-        return feedback.inner_text()
+        return feedback.text_content().strip()
 
     @staticmethod
     def tie_checkbox(panel: Locator) -> Locator:
@@ -220,7 +287,7 @@ class LessonPage:
 
     @staticmethod
     def tie_label(panel: Locator) -> str:
-        return panel.locator(".widget-checkbox").first.inner_text().strip()
+        return panel.locator(".widget-checkbox").first.text_content().strip()
 
     def wait_for_image(self, panel: Locator) -> None:
         self.page.wait_for_function(
@@ -255,7 +322,7 @@ class LessonPage:
                 f"{self.path}: {self.redraw_timeout_ms / 1000:.0f} s after clicking the tie toggle, the box "
                 f"{'changed' if now.checked != before.checked else 'did NOT change'} and the figure "
                 f"{'was' if now.src != before.src else 'was NOT'} redrawn{hint}; "
-                f"panel text: {panel.inner_text()[:300]!r}"
+                f"panel text: {panel.text_content()[:300]!r}"
             ) from None
         self.click_seconds.append(time.monotonic() - clicked)  # what a learner feels: click → new figure
         return self.panel_state(panel)

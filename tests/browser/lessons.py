@@ -6,11 +6,14 @@ import os
 import time
 from pathlib import Path
 
-from lesson_page import LessonPage
+from lesson_page import LessonPage, open_jupyterlab
 
 REPO = Path(__file__).resolve().parents[2]
 # LMTIE_LESSONS_DIR points the test at another folder of lessons (e.g. a scratch copy while authoring).
 LESSONS_DIR = Path(os.environ.get("LMTIE_LESSONS_DIR", REPO / "notebooks"))
+# LMTIE_SOLVED_LESSONS: the same lessons with their exercises solved (tools/make_solutions.py --for-nbval),
+# run in their place; `make test` sets it, so one run per lesson also checks the solutions.
+SOLVED_DIR = Path(os.environ["LMTIE_SOLVED_LESSONS"]) if os.environ.get("LMTIE_SOLVED_LESSONS") else None
 VIEWPORT = {"width": 1400, "height": 1000}
 TIMINGS: dict[str, dict[str, float]] = {}  # lesson -> phase -> seconds, printed in the terminal summary
 LATENCIES: dict[str, list[float]] = {}  # lesson -> seconds from each tie click to its new figure on screen
@@ -21,29 +24,32 @@ def lesson_paths() -> list[Path]:
 
 
 class LessonPipeline:
-    """Runs up to ``parallel`` lessons at once, in test order, each in its own browser page.
+    """Runs up to ``parallel`` lessons at once, in test order, each in its own tab of one JupyterLab page.
 
-    While the test checks and clicks lesson N, the following lessons already run their cells, so
-    the CPU cores stay busy (3 at once measured 130 s against 160 s for 2 on a loaded 2-core
-    machine; the kernels are single-threaded). :meth:`finish` stops a lesson's kernel and closes its page;
-    :meth:`close` closes whatever is still open (also after a failure).
+    While the test checks and clicks lesson N, the following lessons already run their cells in
+    background tabs, so the CPU cores stay busy (the kernels are single-threaded). One page serves
+    all lessons: JupyterLab's boot costs about 9 CPU-seconds, opening a notebook in a running
+    JupyterLab about 4 (measured on this project's 2-core runner), and a page per lesson paid the boot
+    every time. :meth:`finish` stops a lesson's kernel and closes its tab; :meth:`close` closes whatever
+    is still open (also after a failure).
     """
 
     def __init__(self, browser, lab, order: list[str], *, run_timeout_ms: int, redraw_timeout_ms: int,
                  parallel: int = 3):
-        self.browser = browser
         self.lab = lab
         self.order = order
         self.run_timeout_ms = run_timeout_ms
         self.redraw_timeout_ms = redraw_timeout_ms
         self.parallel = parallel
+        self.context = browser.new_context(viewport=VIEWPORT)
+        self.page = self.context.new_page()
+        open_jupyterlab(self.page, lab, timeout_ms=run_timeout_ms)
         self.open_pages: dict[str, LessonPage] = {}
         self.done: set[str] = set()
 
     def _start(self, name: str) -> LessonPage:
         if name not in self.open_pages:
-            context = self.browser.new_context(viewport=VIEWPORT)
-            lesson = LessonPage(context.new_page(), self.lab, name, redraw_timeout_ms=self.redraw_timeout_ms)
+            lesson = LessonPage(self.page, self.lab, name, redraw_timeout_ms=self.redraw_timeout_ms)
             self.open_pages[name] = lesson
             lesson.start()
         return self.open_pages[name]
@@ -83,20 +89,20 @@ class LessonPipeline:
                                      f"last state: {lesson.state()}")
         self.done.add(name)
         self._start_ahead(name)
+        lesson.activate()
         return lesson
 
     def finish(self, name: str) -> None:
         lesson = self.open_pages.pop(name, None)
-        if lesson is None:
-            return
-        try:
-            lesson.shutdown_kernel()
-        finally:
-            lesson.page.context.close()
+        if lesson is not None:
+            lesson.close()
 
     def close(self) -> None:
-        for name in list(self.open_pages):
-            try:
-                self.finish(name)
-            except Exception as error:  # keep closing the others; the server stops the kernels anyway
-                print(f"(closing {name} failed: {error})")
+        try:
+            for name in list(self.open_pages):
+                try:
+                    self.finish(name)
+                except Exception as error:  # keep closing the others; the server stops the kernels anyway
+                    print(f"(closing {name} failed: {error})")
+        finally:
+            self.context.close()

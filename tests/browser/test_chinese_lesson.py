@@ -2,8 +2,8 @@
 
 The lab fixture serves a scratch copy of notebooks/, which holds zh_CN/, so the Chinese lesson is opened
 by its path there (next to the other Chinese lessons its links point to). Same checks as the English
-lessons (tests/browser/test_jupyterlab.py): Run All ends without error or stderr output, every widget
-renders, and clicking *tie weights* flips the box and brings a new figure, twice. It also checks that the
+lessons (tests/browser/test_jupyterlab.py): Run All ends without error or stderr output, every output
+equals the stored one, every widget renders, and clicking *tie weights* flips the box and brings a new figure, twice. It also checks that the
 page shows the Chinese text, so a build that silently copied the English cells would fail here.
 
 Run: `.venv/bin/python -m pytest -q -m browser tests/browser/test_chinese_lesson.py`.
@@ -12,7 +12,13 @@ Run: `.venv/bin/python -m pytest -q -m browser tests/browser/test_chinese_lesson
 from __future__ import annotations
 
 import pytest
-from test_jupyterlab import LESSON_TIMEOUT_S, check_outputs, check_toggle, report_failure
+from test_jupyterlab import (
+    LESSON_TIMEOUT_S,
+    check_outputs,
+    check_stored_outputs,
+    check_toggle,
+    report_failure,
+)
 
 LESSON = "zh_CN/01_embedding_lookup.ipynb"
 CHINESE_HEADING = "第 01 课"  # the title of the Chinese lesson (translations/zh_CN/01_embedding_lookup.po)
@@ -28,11 +34,12 @@ def test_chinese_lesson_runs_and_its_toggle_redraws(lab, pipeline, screenshots_d
     try:
         notebook = pipeline.run(LESSON)
         check_outputs(LESSON, notebook.finished_run_state())
+        check_stored_outputs(notebook, lab)
         state = notebook.state()
         views = sum(output["widget"] for cell in state["cells"] for output in cell["outputs"])
         notebook.wait_for_widgets_rendered(views)
         assert not notebook.widget_errors(), f"{LESSON}: {notebook.widget_errors()}"
-        heading = notebook.page.locator(".jp-RenderedMarkdown h1").first.inner_text()
+        heading = notebook.in_tab(".jp-RenderedMarkdown h1").first.text_content()
         assert CHINESE_HEADING in heading, f"{LESSON}: the first heading is {heading!r}, not the Chinese title"
 
         panels = notebook.panels()

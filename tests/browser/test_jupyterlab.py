@@ -1,15 +1,17 @@
-"""End-to-end: every lesson runs in a real JupyterLab in Chromium, and its *tie weights* toggles work.
+"""End-to-end: every lesson runs in a real JupyterLab in Chromium, prints what it stored, and its toggles work.
 
-For each notebooks/[0-9]*.ipynb: open it in JupyterLab, clear and run all cells, wait until every
-cell has run and the kernel is idle, then assert: no error output, no stderr, no "Error displaying
-widget", at least one TiePanel (``.lmtie-panel``), and for each panel that clicking its *tie
-weights* checkbox flips the box and brings a different figure from the kernel; a second click flips
-both back; at least three predict-then-run questions render, and answering the first shows its explanation. One screenshot per lesson goes to tests/browser/screenshots/ (not committed).
+For each notebooks/[0-9]*.ipynb (or its solved copy, see LMTIE_SOLVED_LESSONS in conftest.py): open it in
+JupyterLab, clear and run all cells, wait until every cell has run and the kernel is idle, then assert:
+no error output, no stderr, every compared output equal to the stored one (nbval's rules,
+stored_outputs.py), no "Error displaying widget", at least one TiePanel (``.lmtie-panel``), and for each
+panel that clicking its *tie weights* checkbox flips the box and brings a different figure from the
+kernel; a second click flips both back; at least three predict-then-run questions render, and answering
+the first shows its explanation. One screenshot per lesson goes to tests/browser/screenshots/ (not committed).
 
-Up to three lessons run their cells at once (each in its own page and kernel) while the test checks
-the earliest. Time is measured, never a verdict: the summary prints each lesson's phases and the
-median click → new figure latency over ≥ 5 clicks per lesson (also written to build/browser-timings.json);
-the only time limits are hang guards, several times what a slow runner needs.
+Up to three lessons run their cells at once (each in its own tab and kernel, in one JupyterLab page)
+while the test checks the earliest. Time is measured, never a verdict: the summary prints each lesson's
+phases and the median click → new figure latency over 5 clicks per lesson (also written to
+build/browser-timings.json); the only time limits are hang guards, several times what a slow runner needs.
 
 Run: `make test-browser`, or `.venv/bin/python -m pytest -m browser tests/browser` (`-k 01_` for one lesson).
 """
@@ -21,14 +23,16 @@ import sys
 import time
 from pathlib import Path
 
+import nbformat
 import pytest
 from lab_server import isolated_env
 from lesson_page import LessonPage
 from lessons import LATENCIES, TIMINGS, lesson_paths
+from stored_outputs import differences
 
 WIDGET_MANAGER = "@jupyter-widgets/jupyterlab-manager"
 LESSON_TIMEOUT_S = 600  # hang guard for one lesson (≈ 4× a loaded run; signal: the finalizers still close everything)
-LATENCY_CLICKS = 4  # more clicks on the first panel's toggle: with the 2 of check_toggle, a median over 6 (even: ends as it began)
+LATENCY_CLICKS = 3  # more clicks on the first panel's toggle: with the 2 of check_toggle, a median over 5
 LESSONS = lesson_paths()
 
 pytestmark = pytest.mark.browser
@@ -65,6 +69,7 @@ def test_lesson_in_jupyterlab(lesson, lab, pipeline, screenshots_dir):
         phase("run all")
         assert notebook.has_plugin(f"{WIDGET_MANAGER}:plugin"), "JupyterLab in the browser has no widget manager"
         check_outputs(lesson.name, state)
+        check_stored_outputs(notebook, lab)
         views = sum(output["widget"] for cell in state["cells"] for output in cell["outputs"])
         notebook.wait_for_widgets_rendered(views)
         assert not notebook.widget_errors(), f"{lesson.name}: {notebook.widget_errors()}"
@@ -107,6 +112,14 @@ def check_outputs(name: str, state: dict) -> None:
     assert not problems, f"{name} shows error output in JupyterLab:\n" + "\n".join(problems)
 
 
+def check_stored_outputs(notebook: LessonPage, lab) -> None:
+    """Every compared output of the run equals the one stored in the notebook (nbval's rules: stored_outputs.py)."""
+    stored = nbformat.read(lab.original(notebook.path), as_version=4)
+    problems = differences(stored, notebook.executed_notebook())
+    assert not problems, (f"{notebook.path}: {len(problems)} cell(s) print something else than the stored notebook "
+                          f"({lab.original(notebook.path)}):\n" + "\n\n".join(problems))
+
+
 def check_toggle(notebook: LessonPage, panel, where: str) -> None:
     """Click *tie weights* twice; each click must flip the box and bring a new, different figure."""
     label = notebook.tie_label(panel)
@@ -116,7 +129,7 @@ def check_toggle(notebook: LessonPage, panel, where: str) -> None:
     after = notebook.click_tie(panel, before)
     assert after.checked is not before.checked, f"{where}: clicking {label!r} did not change the box"
     assert after.digest != before.digest, f"{where}: clicking {label!r} redrew the same picture"
-    assert "⚠" not in panel.inner_text(), f"{where}: the panel reports an error: {panel.inner_text()[:300]}"
+    assert "⚠" not in panel.text_content(), f"{where}: the panel reports an error: {panel.text_content()[:300]}"
     back = notebook.click_tie(panel, after)
     assert back.checked is before.checked, f"{where}: a second click did not restore the box"
     assert back.digest != after.digest, f"{where}: a second click did not change the picture back"

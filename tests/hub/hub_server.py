@@ -33,7 +33,7 @@ REPO = Path(__file__).resolve().parents[2]
 HUB_VENV = Path(os.environ.get("LMTIE_HUB_VENV", REPO / "build" / "hub-venv"))
 HUB_NODE = Path(os.environ.get("LMTIE_HUB_NODE", REPO / "build" / "hub-node"))
 PROJECT_VENV = Path(sys.prefix)  # the .venv running pytest / the benchmark
-LAB_SETTINGS = REPO / "tests" / "browser" / "jupyterlab-settings"  # no windowing, no news, no autosave
+LAB_SETTINGS = REPO / "tests" / "browser" / "jupyterlab-settings"  # default windowing, no news, no autosave
 HUB_TEMPLATES = REPO / "deploy" / "jupyterhub" / "templates"  # the hub pages a class needs (see page.html)
 START_TIMEOUT_S = 60
 STOP_TIMEOUT_S = 30
@@ -139,7 +139,7 @@ c.JupyterHub.concurrent_spawn_limit = 0
 c.JupyterHub.template_paths = [{templates!r}]  # the same pages as the Kubernetes deployment (config.yaml)
 
 def seed_lab_settings(spawner):
-    # No notebook windowing (every cell in the DOM for the test), no news toast, no autosave.
+    # JupyterLab's default windowing (every cell in the DOM), no news toast, no autosave.
     target = spawner.home_dir + "/.jupyter/lab/user-settings"
     shutil.copytree({settings!r}, target, dirs_exist_ok=True)
 
