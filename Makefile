@@ -90,7 +90,7 @@ lint: $(TEST_STAMP)
 test: $(TEST_STAMP)
 	@start=$$(date +%s); \
 	$(MAKE) --no-print-directory test-lessons || exit 1; \
-	echo "lesson suite (lint, unit, nbval of the lessons with solutions on another CPU, browser): $$(( $$(date +%s) - start )) s"
+	echo "lesson suite (lint, unit tests, every lesson once in JupyterLab, solved, on another CPU's kernels): $$(( $$(date +%s) - start )) s"
 	$(MAKE) --no-print-directory test-integration
 
 test-integration: test-site test-binder test-colab test-nbgrader
