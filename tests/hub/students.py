@@ -4,7 +4,7 @@ A student opens the teacher's nbgitpuller link, logs in on the hub's login page,
 starts the server and nbgitpuller copies the course into the home folder, lands in JupyterLab on the
 lesson, runs all cells, and clicks the first *tie weights* toggle a few times. The notebook is read
 and driven through ``window.jupyterapp`` with the JavaScript of the JupyterLab browser test
-(tests/browser/lesson_page.py, imported, not copied); the toggle is clicked through the real UI.
+(tests/browser/lab_scripts.py, imported, not copied); the toggle is clicked through the real UI.
 All students of a class run at once (asyncio), as in a room where everybody clicks the link together.
 """
 
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "browser"))
-from lesson_page import (  # noqa: E402  (the browser test's JavaScript, shared)
+from lab_scripts import (  # noqa: E402  (the browser test's JavaScript, shared)
     _FIND_PANEL,
     IMAGE_DIGEST_JS,
     NOTEBOOK_STATE_JS,
