@@ -29,14 +29,16 @@ OTHER_CPU := ATEN_CPU_CAPABILITY=default MKL_CBWR=COMPATIBLE
 LAB_STAMP  := $(VENV)/.lab-installed
 TEST_STAMP := $(VENV)/.test-installed
 
-.PHONY: lab test test-lessons test-unit test-lessons-in-browser test-nbval test-integration test-fast test-browser lint notebooks solutions bench clean-venv help python-check
+.PHONY: lab test test-lessons test-unit solutions-check test-nbval test-integration test-fast test-browser lint \
+	notebooks solutions bench clean-venv help python-check
 
 help:
 	@echo "make lab           install (first time) and open JupyterLab on the lessons"
-	@echo "make test          install (first time) and run lint, unit tests and the browser test: every lesson"
-	@echo "                   once in JupyterLab, solved, on another CPU's kernels, outputs compared strictly"
-	@echo "make test-nbval    the same output check by nbval, without a browser"
+	@echo "make test          install (first time), then the lesson suite (lint, unit tests, strict nbval over every"
+	@echo "                   lesson, solved, on another CPU's kernels) and the integration suites"
+	@echo "make test-lessons  the lesson suite alone"
 	@echo "make test-fast     unit tests only"
+	@echo "make test-browser  every lesson in JupyterLab in Chromium: widgets render, toggles redraw, a question answered"
 	@echo "make notebooks     re-execute every notebook in place (refresh stored outputs + widget state)"
 	@echo "make solutions     build instructor notebooks with the exercise solutions in build/solutions/"
 	@echo "make bench         time notebooks and widget redraws against their budgets"
@@ -54,9 +56,15 @@ help:
 # and refuse a .venv that an unsupported Python made earlier.
 python-check:
 	@if [ -x $(PY) ]; then \
-		$(PY) -c "$(PY_OK)" || { echo "$(VENV) was made by $$($(PY) --version 2>&1); lmtie_edu needs Python $(SUPPORTED_PYTHON): run 'make clean-venv', then again with PYTHON=python3.12 (or 3.11/3.13)"; exit 1; }; \
+		$(PY) -c "$(PY_OK)" || { \
+			echo "$(VENV) was made by $$($(PY) --version 2>&1); lmtie_edu needs Python $(SUPPORTED_PYTHON):"; \
+			echo "run 'make clean-venv', then again with PYTHON=python3.12 (or 3.11/3.13)"; \
+			exit 1; }; \
 	else \
-		$(PYTHON) -c "$(PY_OK)" 2>/dev/null || { echo "lmtie_edu needs Python $(SUPPORTED_PYTHON); '$(PYTHON)' is $$($(PYTHON) --version 2>/dev/null || echo 'not found'): run again with PYTHON=python3.12 (or 3.11/3.13)"; exit 1; }; \
+		$(PYTHON) -c "$(PY_OK)" 2>/dev/null || { \
+			echo "lmtie_edu needs Python $(SUPPORTED_PYTHON); '$(PYTHON)' is $$($(PYTHON) --version 2>/dev/null || echo 'not found'):"; \
+			echo "run again with PYTHON=python3.12 (or 3.11/3.13)"; \
+			exit 1; }; \
 	fi
 
 $(PY): | python-check
@@ -78,7 +86,7 @@ $(MPL_READY): $(LAB_STAMP)
 	$(PY) -c "import matplotlib.pyplot" && touch $@
 
 lab: $(LAB_STAMP) $(MPL_READY)
-	@$(PY) tools/quiet_lab.py >/dev/null  # no "Jupyter news?" prompt, no update check (settings in the venv)
+	@$(PY) -m tools.quiet_lab >/dev/null  # no "Jupyter news?" prompt, no update check (settings in the venv)
 	@echo "Starting JupyterLab; open the URL with the token printed below."
 	$(VENV)/bin/jupyter lab --notebook-dir=notebooks --port=$(PORT) --no-browser --ServerApp.port_retries=50 \
 		$(if $(filter 0,$(shell id -u)),--allow-root,)
@@ -90,52 +98,45 @@ lint: $(TEST_STAMP)
 test: $(TEST_STAMP)
 	@start=$$(date +%s); \
 	$(MAKE) --no-print-directory test-lessons || exit 1; \
-	echo "lesson suite (lint, unit tests, every lesson once in JupyterLab, solved, on another CPU's kernels): $$(( $$(date +%s) - start )) s"
+	echo "lesson suite (lint, unit tests, strict nbval over every lesson, solved, on another CPU's kernels):" \
+		"$$(( $$(date +%s) - start )) s"
 	$(MAKE) --no-print-directory test-integration
 
-test-integration: test-site test-binder test-colab test-nbgrader
+test-integration: test-browser test-site test-binder test-colab test-nbgrader test-hub
 
-# One execution of each lesson, compared strictly: in JupyterLab (the browser test), with the exercises
-# solved, under another CPU's kernels. Every output must equal the stored one by nbval's rules
-# (tests/browser/stored_outputs.py): the outputs were written by this CPU's native kernels, so a
-# CPU-dependent digit fails here; the exercise checks must pass; the lesson's own stored check lines
-# (⏳, no code) are compared by tests/test_exercises.py. The unit tests run at the same time, on one
-# worker: the browser test leaves part of a core idle while it waits on the page.
-test-lessons: lint $(MPL_READY)
-	$(PY) tools/make_solutions.py --for-nbval build/solutions-check
-	$(MAKE) --no-print-directory -j2 --output-sync=target test-unit test-lessons-in-browser
-
-test-unit: $(TEST_STAMP) $(MPL_READY)
-	$(PY) -m pytest -q tests
-
-# Without a Chromium the browser test skips loudly (fails in CI), and nbval checks the outputs instead.
-HAS_CHROMIUM := $(PY) -c "import sys; sys.path.insert(0, 'tests/browser'); from conftest import find_chromium; sys.exit(find_chromium() is None)"
-test-lessons-in-browser: $(TEST_STAMP) $(MPL_READY)
-	@if $(HAS_CHROMIUM); then :; else 		echo "no Chromium: strict nbval checks the lessons' outputs instead of the browser test"; 		env $(OTHER_CPU) $(PY) -m pytest -q $(NBVAL) build/solutions-check || exit 1; 	fi
-	env $(OTHER_CPU) LMTIE_SOLVED_LESSONS=build/solutions-check $(MAKE) --no-print-directory test-browser
-
-# The same strict check by nbval itself, without a browser (two kernels at a time beside the unit tests).
-test-nbval: $(TEST_STAMP) $(MPL_READY)
-	$(PY) tools/make_solutions.py --for-nbval build/solutions-check
+# The lesson suite. nbval re-executes every lesson with its exercises solved, under another CPU's kernels,
+# and compares every output with the stored one: the outputs were written by this CPU's native kernels,
+# so a CPU-dependent digit fails here. The unit tests run in the same pytest, on the same two workers.
+test-lessons: lint solutions-check $(MPL_READY)
 	env $(OTHER_CPU) $(PY) -m pytest -q $(PARALLEL) $(NBVAL) tests build/solutions-check
 
-test-fast: $(TEST_STAMP)
+# The lessons with every exercise filled in by its reference solution, unexecuted (nbval runs them).
+solutions-check: $(TEST_STAMP)
+	$(PY) -m tools.make_solutions --for-nbval build/solutions-check
+
+# The same check on the lessons as committed (exercises unsolved), e.g. after `make notebooks`.
+test-nbval: $(TEST_STAMP) $(MPL_READY)
+	env $(OTHER_CPU) $(PY) -m pytest -q $(PARALLEL) $(NBVAL) notebooks
+
+test-unit test-fast: $(TEST_STAMP)
 	$(PY) -m pytest -q $(PARALLEL) tests
 
-# The browser test drives JupyterLab in Debian's Chromium (tests/browser). Without a Chromium it skips
-# with a loud reason, or fails when LMTIE_REQUIRE_BROWSER is set (.ci/run sets it and installs Chromium
-# first; locally: tools/install-chromium.sh). Screenshots for review land in tests/browser/screenshots/.
-test-browser: $(TEST_STAMP)
-	$(PY) -m pytest -q -rs -m browser tests/browser
+# The browser test drives JupyterLab in Debian's Chromium (tests/platform/browser): what only a browser shows
+# (widgets render, toggles redraw, a question is answered), not the outputs (nbval compares those). Without a
+# Chromium it skips with a loud reason, or fails when LMTIE_REQUIRE_BROWSER is set (.ci/run sets it and
+# installs Chromium first; locally: tools/install-chromium.sh). Screenshots land in
+# tests/platform/browser/screenshots/.
+test-browser: $(TEST_STAMP) $(MPL_READY)
+	$(call timed,make test-browser,$(PY) -m pytest -q -rs -m browser tests/platform/browser)
 
 notebooks: $(TEST_STAMP) $(MPL_READY)
-	$(PY) tools/execute_notebooks.py notebooks/[0-9]*.ipynb
+	$(PY) -m tools.execute_notebooks notebooks/[0-9]*.ipynb
 
 solutions: $(TEST_STAMP) $(MPL_READY)
-	$(PY) tools/make_solutions.py --jobs $(JOBS)
+	$(PY) -m tools.make_solutions --jobs $(JOBS)
 
 bench: $(TEST_STAMP)
-	$(PY) -m lmtie_edu.bench
+	$(PY) -m tools.bench
 
 clean-venv:
 	rm -rf $(VENV)

@@ -1,6 +1,6 @@
 # A class on JupyterHub (issue 16). Included by the Makefile (`include hub.mk`, after TEST_STAMP and PY).
 #   make hub-env     install JupyterHub + nbgitpuller (build/hub-venv) and configurable-http-proxy (build/hub-node)
-#   make test-hub    a real hub on 127.0.0.1, 5 simulated students (tests/hub); prints its elapsed seconds
+#   make test-hub    a real hub on 127.0.0.1, 5 simulated students (tests/platform/hub); prints its elapsed seconds
 #   make bench-hub   the class-scale benchmark, N = 1, 5, 10, 20 students -> build/hub-bench.json + .png
 # build/hub-venv is layered over .venv (tools/layered_venv.py: a .pth file adds the .venv's site-packages), so
 # the students' servers run the course's own JupyterLab, ipywidgets and lmtie_edu, plus what the hub adds.
@@ -19,13 +19,15 @@ HUB_BENCH_STUDENTS ?= 1,5,10,20
 # Uses `timed` from integration.mk (included first): run commands, print their elapsed seconds.
 
 $(HUB_STAMP): $(HUB_PINS) constraints.txt $(TEST_STAMP)
-	$(PY) tools/layered_venv.py $(HUB_VENV)
+	$(PY) -m tools.layered_venv $(HUB_VENV)
 	$(HUB_VENV)/bin/python -m pip install --quiet -c constraints.txt -r $(HUB_PINS)
-	$(HUB_VENV)/bin/python -c "import jupyterhub, nbgitpuller, jupyterlab, lmtie_edu; print('hub-venv: jupyterhub', jupyterhub.__version__, 'nbgitpuller', nbgitpuller.__version__)"
+	$(HUB_VENV)/bin/python -c "import jupyterhub, nbgitpuller, jupyterlab, lmtie_edu; \
+		print('hub-venv: jupyterhub', jupyterhub.__version__, 'nbgitpuller', nbgitpuller.__version__)"
 	touch $@
 
 $(CHP_STAMP):
-	@command -v npm >/dev/null || { echo "make hub-env needs Node.js and npm for the hub's proxy: apt-get install -y nodejs npm"; exit 1; }
+	@command -v npm >/dev/null || { \
+		echo "make hub-env needs Node.js and npm for the hub's proxy: apt-get install -y nodejs npm"; exit 1; }
 	npm install --prefix $(HUB_NODE) --no-audit --no-fund --loglevel=error configurable-http-proxy@$(CHP_VERSION)
 	$(HUB_NODE)/node_modules/.bin/configurable-http-proxy --version
 	touch $@
@@ -33,7 +35,8 @@ $(CHP_STAMP):
 hub-env: $(HUB_STAMP) $(CHP_STAMP)
 
 test-hub: hub-env $(MPL_READY)
-	$(call timed,make test-hub,LMTIE_HUB_STUDENTS=$(HUB_STUDENTS) $(PY) -m pytest -q -rs -m hub -p no:cacheprovider tests/hub)
+	$(call timed,make test-hub,LMTIE_HUB_STUDENTS=$(HUB_STUDENTS) \
+		$(PY) -m pytest -q -rs -m hub -p no:cacheprovider tests/platform/hub)
 
 bench-hub: hub-env $(MPL_READY)
-	$(call timed,make bench-hub,$(PY) tools/hub_bench.py --students $(HUB_BENCH_STUDENTS))
+	$(call timed,make bench-hub,$(PY) -m tools.hub_bench --students $(HUB_BENCH_STUDENTS))

@@ -16,30 +16,30 @@ define timed
 endef
 
 site: $(TEST_STAMP)
-	$(call timed,make site,$(PY) tools/make_site.py)
+	$(call timed,make site,$(PY) -m tools.make_site)
 
 test-site: $(TEST_STAMP)
-	$(call timed,make test-site,$(PY) tools/make_site.py && $(PY) -m pytest -q -rs -m site tests/site)
+	$(call timed,make test-site,$(PY) -m tools.make_site && $(PY) -m pytest -q -rs -m site tests/platform/site)
 
 # The first run makes build/colab-venv (Colab's ipywidgets 7.7.1 / ipykernel 6.17 / IPython 7.34 and this
 # machine's torch 2.13.0 CPU wheel) and installs the lesson extras into it: several minutes; later runs reuse it.
 COLAB_FLAGS ?=
 test-colab: $(TEST_STAMP)
-	$(call timed,make test-colab,$(PY) tools/colab.py --check && $(PY) tools/colab_env_check.py $(COLAB_FLAGS))
+	$(call timed,make test-colab,$(PY) -m tools.colab --check && $(PY) -m tools.colab_env_check $(COLAB_FLAGS))
 
 test-binder: $(TEST_STAMP)
-	$(call timed,make test-binder,$(PY) tools/binder_check.py)
+	$(call timed,make test-binder,$(PY) -m tools.binder_check)
 
 # nbgrader lives in its own venv over .venv (tools/layered_venv.py): the learners' JupyterLab gets no grading menus.
 NBGRADER_VENV  := build/nbgrader-venv
 NBGRADER_STAMP := $(NBGRADER_VENV)/.installed
 $(NBGRADER_STAMP): requirements-nbgrader.txt constraints.txt $(TEST_STAMP)
-	$(PY) tools/layered_venv.py $(NBGRADER_VENV)
+	$(PY) -m tools.layered_venv $(NBGRADER_VENV)
 	$(NBGRADER_VENV)/bin/python -m pip install --quiet -r requirements-nbgrader.txt
 	touch $@
 
 nbgrader: $(TEST_STAMP)
-	$(PY) tools/graded_labs.py build
+	$(PY) -m tools.graded_labs build
 
 test-nbgrader: $(NBGRADER_STAMP) $(MPL_READY)
-	$(call timed,make test-nbgrader,$(NBGRADER_VENV)/bin/python tools/graded_labs.py check)
+	$(call timed,make test-nbgrader,$(NBGRADER_VENV)/bin/python -m tools.graded_labs check)

@@ -3,14 +3,14 @@
 #                  cells untranslated entries), then build notebooks/zh_CN/*.ipynb from them. The build
 #                  refuses, naming lesson and cell, while a markdown cell is untranslated or fuzzy.
 #   make zh-check  change nothing: fail if a translation is missing or stale, or a built lesson is out of date
-#                  (tests/test_translations.py checks the same in `make test`).
+#                  (tests/course/test_translations.py checks the same in `make test`).
 # Babel (gettext catalogues) and nbformat come with JupyterLab, so the lesson install is enough.
 
 .PHONY: zh zh-check
 
 zh: $(LAB_STAMP)
-	$(PY) tools/zh.py extract
-	$(PY) tools/zh.py build
+	$(PY) -m tools.zh extract
+	$(PY) -m tools.zh build
 
 zh-check: $(LAB_STAMP)
-	$(PY) tools/zh.py check
+	$(PY) -m tools.zh check

@@ -14,7 +14,7 @@ pack in ``Repo2Docker().buildpacks`` whose ``detect()`` is true), renders the Do
 repo2docker is installed into build/r2d-venv the first time (it is not a course dependency).
 No Docker daemon is needed, or used: the image itself is not built here.
 
-Usage: python tools/binder_check.py
+Usage: python -m tools.binder_check
 """
 
 from __future__ import annotations

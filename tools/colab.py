@@ -16,9 +16,9 @@ Idempotent: a second run changes nothing. A URL or ref change rewrites the two c
 Inserting the set-up cell shifts the stored execution counts by one, as Restart & Run All would.
 
 Usage:
-    python tools/colab.py                      # stamp notebooks/[0-9]*.ipynb in place
-    python tools/colab.py --check              # exit 1 if a notebook lacks the current cells
-    python tools/colab.py --url URL a.ipynb    # another repository, other notebooks
+    python -m tools.colab                      # stamp notebooks/[0-9]*.ipynb in place
+    python -m tools.colab --check              # exit 1 if a notebook lacks the current cells
+    python -m tools.colab --url URL a.ipynb    # another repository, other notebooks
 """
 
 from __future__ import annotations
@@ -179,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
             path.write_text(new, encoding="utf-8")
             print(f"stamped {path}")
     if args.check and stale:
-        print("not stamped with the current Colab set-up cell and badges (run `python tools/colab.py`): "
+        print("not stamped with the current Colab set-up cell and badges (run `python -m tools.colab`): "
               + ", ".join(p.name for p in stale), file=sys.stderr)
         return 1
     if not stale:

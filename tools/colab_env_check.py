@@ -15,7 +15,7 @@
 
 The copy is build/colab-src (tracked and untracked-but-not-ignored files).
 
-Usage: python tools/colab_env_check.py [--simulate-colab] [notebooks ...]
+Usage: python -m tools.colab_env_check [--simulate-colab] [notebooks ...]
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ import sys
 import time
 from pathlib import Path
 
+from tools import colab  # the set-up cell's source
+
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "tools"))
-import colab  # noqa: E402  (tools/colab.py: the set-up cell's source)
 
 VENV = REPO / "build" / "colab-venv"
 SRC = REPO / "build" / "colab-src"
@@ -47,7 +47,7 @@ import sys as _sys
 import warnings as _warnings
 from importlib.metadata import version as _version
 
-from lmtie_edu.widgets import TiePanel as _TiePanel
+from lmtie_edu.kit.panels import TiePanel as _TiePanel
 
 _rows = []
 with _warnings.catch_warnings():  # isinstance() on every live object touches deprecated torch aliases
@@ -182,8 +182,8 @@ def main() -> int:
         return 1
     env = dict(os.environ, MPLCONFIGDIR=str(REPO / "build" / "colab-mpl"), PYDEVD_DISABLE_FILE_VALIDATION="1")
     # Two kernels at a time (each lesson is single-threaded): lessons 1, 3, 5, 7 and 2, 4, 6 side by side.
-    workers = [subprocess.Popen([str(venv_python()), __file__, "--execute-only",
-                                 *(["--simulate-colab"] * args.simulate_colab), *map(str, share)], env=env)
+    workers = [subprocess.Popen([str(venv_python()), "-m", "tools.colab_env_check", "--execute-only",
+                                 *(["--simulate-colab"] * args.simulate_colab), *map(str, share)], env=env, cwd=REPO)
                for share in (paths[0::2], paths[1::2]) if share]
     code = max(worker.wait() for worker in workers)
     print(f"colab-like check: {'FAILED' if code else 'passed'} in {time.perf_counter() - started:.0f} s")

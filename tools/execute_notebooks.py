@@ -4,7 +4,7 @@ Each notebook runs top to bottom in a fresh kernel of this interpreter's environ
 notebook's own folder. Widget state is stored in the notebook metadata so that widgets render on
 static viewers (GitHub, nbviewer). Execution timestamps are not recorded (no diff noise).
 
-Usage: python tools/execute_notebooks.py notebooks/01_embedding_lookup.ipynb [...]
+Usage: python -m tools.execute_notebooks notebooks/01_embedding_lookup.ipynb [...]
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Graded labs for nbgrader: one source notebook per lesson, autograded by the lesson's own checks.
 
-``python tools/graded_labs.py build [DIR]`` writes an nbgrader course (default ``build/nbgrader``):
+``python -m tools.graded_labs build [DIR]`` writes an nbgrader course (default ``build/nbgrader``):
 ``source/lessonNN/NN_topic.ipynb`` for each lesson, where
 
 - each exercise cell keeps the stub's signature and comments, and holds the reference solution (from
@@ -9,7 +9,7 @@
   very checker the learner runs;
 - everything else is the lesson as committed (nbgrader clears the outputs when it releases the assignment).
 
-``python tools/graded_labs.py check`` validates the course with nbgrader itself, one course per lesson,
+``python -m tools.graded_labs check`` validates the course with nbgrader itself, one course per lesson,
 two lessons at a time: ``nbgrader generate_assignment``, then two submissions — the source notebook with the
 solutions, and the released notebook untouched — and ``nbgrader autograde``. Every lesson must give full
 marks to the solutions and zero to the untouched release. Run it with the python that has nbgrader
@@ -30,7 +30,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import nbformat
-from make_solutions import STUB_NAME, solution_source, stored_verdicts
+
+from tools.make_solutions import STUB_NAME, solution_source, stored_verdicts
 
 ROOT = Path(__file__).resolve().parent.parent
 CHECK_CALL = re.compile(r"^ex\.(\w+)\((.*)\)\s*$", re.MULTILINE)

@@ -1,8 +1,8 @@
 """Class-scale benchmark: how many students can one machine's JupyterHub hold for this course?
 
-For each class size N (default 1, 5, 10, 20) a fresh hub (tests/hub/hub_server.py: JupyterHub,
+For each class size N (default 1, 5, 10, 20) a fresh hub (tools/hub/server.py: JupyterHub,
 configurable-http-proxy, DummyAuthenticator, SimpleLocalProcessSpawner, all on 127.0.0.1) receives N
-simulated students at once (tests/hub/students.py: one Chromium context each). Each opens the
+simulated students at once (tools/hub/students.py: one Chromium context each). Each opens the
 nbgitpuller link, logs in, waits for the server and the pull, runs lesson 01 and clicks its tie
 toggle. Measured per class size:
 
@@ -16,7 +16,7 @@ toggle. Measured per class size:
 * failures: students whose link, run or toggle failed.
 
 Writes build/hub-bench.json and build/hub-bench.png. Run: `make bench-hub` (or
-`.venv/bin/python tools/hub_bench.py --students 1,5`). A class size that would end past --budget
+`.venv/bin/python -m tools.hub_bench --students 1,5`). A class size that would end past --budget
 seconds is skipped and marked so.
 """
 
@@ -34,12 +34,12 @@ import threading
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "tests" / "hub"))
+import psutil
 
-import psutil  # noqa: E402
-from hub_server import TARGET, CourseRepo, HubServer, pull_link, tree_rss  # noqa: E402
-from students import CHROMIUM_FLAGS, attend_class, summary  # noqa: E402
+from tools.hub.server import TARGET, CourseRepo, HubServer, pull_link, tree_rss
+from tools.hub.students import CHROMIUM_FLAGS, attend_class, summary
+
+REPO = Path(__file__).resolve().parents[1]
 
 LESSON = "01_embedding_lookup.ipynb"
 CLICKS = {1: 4, 5: 3, 10: 3, 20: 2}  # fewer clicks per student in bigger classes keeps the run ≤ 15 min

@@ -12,7 +12,7 @@
 - build/site/index.html: the lesson table, titles and study times read from each lesson's first
   markdown cell (``# Lesson NN — Title``, ``**Study time:** ...``), tolerant of lessons in mid-rewrite.
 
-Usage: python tools/make_site.py [--out build/site] [notebooks ...]
+Usage: python -m tools.make_site [--out build/site] [notebooks ...]
 """
 
 from __future__ import annotations

@@ -1,12 +1,12 @@
 """Build instructor notebooks: every cell tagged ``exercise`` gets its reference solution.
 
 For each ``notebooks/NN_*.ipynb``, each stub cell tagged ``exercise`` (``def name(...): raise
-NotImplementedError``) is replaced by the source of ``lmtie_edu.solutions.lessonNN.name``.
+NotImplementedError``) is replaced by the source of ``lmtie_edu.lessonNN.solutions.name``.
 
-- ``python tools/make_solutions.py`` executes the results (two at a time) and writes
+- ``python -m tools.make_solutions`` executes the results (two at a time) and writes
   ``build/solutions/NN_*_solutions.ipynb`` for instructors. It fails if an exercise has no solution or a
   check does not print ✅ — so the solutions cannot rot.
-- ``python tools/make_solutions.py --for-nbval DIR`` writes the same notebooks *unexecuted*, keeping the
+- ``python -m tools.make_solutions --for-nbval DIR`` writes the same notebooks *unexecuted*, keeping the
   lesson's stored outputs as the reference for every cell but the checks, and appends one cell that
   prints how many checks passed. Strict nbval over DIR then re-executes each lesson with the solutions
   filled in and compares every output with the stored lesson: ``make test`` does this under another
@@ -29,14 +29,14 @@ from nbclient import NotebookClient
 ROOT = Path(__file__).resolve().parent.parent
 STUB_NAME = re.compile(r"^def (\w+)\(", re.MULTILINE)
 VERDICT = re.compile(r"^([✅❌⏳]) (\w+):", re.MULTILINE)
-SUMMARY_CELL = """from lmtie_edu.exercises import RESULTS
+SUMMARY_CELL = """from lmtie_edu.kit.exercises import RESULTS
 
 print(f"checks passed: {sum(RESULTS.values())} of {len(RESULTS)}")
 print("failed:", sorted(name for name, passed in RESULTS.items() if not passed) or "none")"""
 
 
 def solution_source(lesson: str, name: str) -> str:
-    module = importlib.import_module(f"lmtie_edu.solutions.lesson{lesson}")
+    module = importlib.import_module(f"lmtie_edu.lesson{lesson}.solutions")
     if not hasattr(module, name):
         raise SystemExit(f"notebook lesson {lesson} has an exercise {name!r} with no solution in {module.__name__}")
     return inspect.getsource(getattr(module, name))
@@ -50,7 +50,7 @@ def fill_in(nb, lesson: str) -> int:
             if not match:
                 raise SystemExit(f"lesson {lesson}: an exercise cell defines no function:\n{cell.source}")
             # keep what precedes the stub (e.g. an import), replace the stub itself
-            cell.source = (cell.source[:match.start()] + "# Reference solution (lmtie_edu.solutions)\n"
+            cell.source = (cell.source[:match.start()] + f"# Reference solution (lmtie_edu.lesson{lesson}.solutions)\n"
                            + solution_source(lesson, match.group(1)))
             filled += 1
     return filled

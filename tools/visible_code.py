@@ -6,11 +6,11 @@ Lines are counted without blank lines, comments and docstrings. Left out on both
 skips them: exercise cells (tagged ``exercise``), the Colab set-up cell, the package's plumbing modules (set-up, figures helpers,
 widgets, progress bars, validation, seeding, data loading, exercise checks) and, inside a lesson module,
 functions that only build figures or panels (named ``*_figure``, ``*_panel``, ``draw_*``, ``plot_*``, or in
-a module whose name ends in ``_figures``). A module imported whole (``from lmtie_edu import gradients``)
-counts whole; ``from lmtie_edu.training import evaluate`` counts ``evaluate`` and the module's top-level
+a module named ``figures``). A module imported whole (``from lmtie_edu.lesson03 import gradients``)
+counts whole; ``from lmtie_edu.shared.training import evaluate`` counts ``evaluate`` and the module's top-level
 definitions it uses, transitively — the code the lesson actually runs out of sight.
 
-Usage: python tools/visible_code.py [--min 60] [notebooks/NN_*.ipynb ...]   (exit 1 if a lesson is below --min)
+Usage: python -m tools.visible_code [--min 60] [notebooks/NN_*.ipynb ...]   (exit 1 if a lesson is below --min)
 """
 
 from __future__ import annotations
@@ -27,8 +27,19 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "lmtie_edu"
 # What a learner skips: set-up, plotting, widgets, progress, checks, data loading, timing.
 COLAB_SETUP = "# Google Colab only:"  # the install cell tools/colab.py stamps: not the lesson's code
-PLUMBING = {"notebook", "plotting", "widgets", "progress", "validation", "seeding", "bench", "exercises",
-            "solutions", "toy_corpus", "corpus"}
+PLUMBING = {"shared.notebook", "shared.progress", "shared.validation", "shared.seeding", "shared.toy_corpus",
+            "lesson06.corpus"}
+
+
+def _is_plumbing(module: str) -> bool:
+    """The teaching kit, a lesson's checks, questions, solutions and figures, and the modules named above."""
+    leaf = module.rsplit(".", 1)[-1]
+    return (module in PLUMBING or module.startswith("kit.") or leaf in ("exercises", "questions", "solutions")
+            or leaf.endswith("figures"))
+
+
+def _module_file(module: str) -> Path:
+    return PACKAGE / (module.replace(".", "/") + ".py")
 
 
 def _is_figure_only(name: str) -> bool:
@@ -80,7 +91,7 @@ def imported_names(sources: list[str]) -> dict[str, set[str] | None]:
     wanted: dict[str, set[str] | None] = {}
 
     def add(module: str, name: str | None) -> None:
-        if not (PACKAGE / f"{module}.py").exists():
+        if not _module_file(module).exists():
             return
         if name is None or wanted.get(module, set()) is None:
             wanted[module] = None
@@ -95,23 +106,24 @@ def imported_names(sources: list[str]) -> dict[str, set[str] | None]:
             continue
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "lmtie_edu":
-                parts = node.module.split(".")
+                inner = node.module.split(".", 1)[1] if "." in node.module else ""
                 for alias in node.names:
-                    if len(parts) == 1:
-                        add(alias.name, None)           # from lmtie_edu import module
-                    elif len(parts) == 2:
-                        add(parts[1], alias.name)       # from lmtie_edu.module import name
+                    whole = f"{inner}.{alias.name}" if inner else alias.name
+                    if _module_file(whole).exists():
+                        add(whole, None)                # from lmtie_edu.lesson01 import lookup
+                    elif inner:
+                        add(inner, alias.name)          # from lmtie_edu.lesson01.lookup import name
             elif isinstance(node, ast.Import):
                 for alias in node.names:
                     parts = alias.name.split(".")
                     if parts[0] == "lmtie_edu" and len(parts) > 1:
-                        add(parts[1], None)
+                        add(".".join(parts[1:]), None)
     return wanted
 
 
 def used_source(module: str, names: set[str] | None) -> str:
     """The module's source, or only the top-level definitions ``names`` reach (transitively)."""
-    source = (PACKAGE / f"{module}.py").read_text(encoding="utf-8")
+    source = _module_file(module).read_text(encoding="utf-8")
     if names is None:
         return source
     tree = ast.parse(source)
@@ -146,7 +158,7 @@ def lesson_share(path: Path) -> dict:
     in_cells = sum(code_lines(source) for source in code_cells)
     wanted = imported_names(code_cells)
     hidden = {m: code_lines(used_source(m, wanted[m]), skip_figure_functions=True)
-              for m in sorted(wanted) if m not in PLUMBING and not m.endswith("_figures")}
+              for m in sorted(wanted) if not _is_plumbing(m)}
     total = in_cells + sum(hidden.values())
     return {"lesson": path.stem, "cell_lines": in_cells, "module_lines": hidden,
             "share": round(100 * in_cells / total, 1) if total else 100.0}

@@ -1,9 +1,9 @@
 """The Chinese edition (中文版): update the catalogues, build notebooks/zh_CN/, check that nothing is stale.
 
 Usage:
-    python tools/zh.py extract [LESSON ...]   # update translations/zh_CN/<stem>.po from the English lessons
-    python tools/zh.py build [LESSON ...]     # write notebooks/zh_CN/<stem>.ipynb; refuses untranslated/fuzzy cells
-    python tools/zh.py check [LESSON ...]     # write nothing; exit 1 if a translation is missing or stale,
+    python -m tools.zh extract [LESSON ...]   # update translations/zh_CN/<stem>.po from the English lessons
+    python -m tools.zh build [LESSON ...]     # write notebooks/zh_CN/<stem>.ipynb; refuses untranslated/fuzzy cells
+    python -m tools.zh check [LESSON ...]     # write nothing; exit 1 if a translation is missing or stale,
                                               # or a built lesson is not what `build` writes now
 
 LESSON is an English notebook path (notebooks/01_embedding_lookup.ipynb, or a copy elsewhere with the same
@@ -18,9 +18,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from i18n.catalogue import ENGLISH_DIR, REPO, catalogue_path, english_lessons, extract
-from i18n.edition import chinese_path, is_current, write
-from i18n.errors import TranslationError
+from tools.i18n.catalogue import ENGLISH_DIR, REPO, catalogue_path, english_lessons, extract
+from tools.i18n.edition import chinese_path, is_current, write
+from tools.i18n.errors import TranslationError
 
 
 def resolve_lesson(name: str) -> Path:
@@ -52,7 +52,7 @@ def run(command: str, names: list[str]) -> int:
             elif command == "build":
                 print(f"{'wrote' if write(lesson) else 'unchanged'} {chinese_path(lesson).relative_to(REPO)}")
             elif not is_current(lesson):
-                state = ("is not what `python tools/zh.py build` writes now (the English lesson or its catalogue "
+                state = ("is not what `python -m tools.zh build` writes now (the English lesson or its catalogue "
                          "changed)" if chinese_path(lesson).exists() else "is missing")
                 failures.append(f"{lesson.stem}: notebooks/zh_CN/{lesson.name} {state}: run `make zh`")
         except TranslationError as error:

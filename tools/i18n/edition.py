@@ -82,7 +82,7 @@ def chinese_badges(english: str, notebook_name: str) -> str:
         if result.count(old) != 1:
             raise TranslationError(
                 f"{notebook_name}: the badge cell should contain {old!r} exactly once (as tools/colab.py writes "
-                f"it); it contains it {result.count(old)} times. Re-stamp with `python tools/colab.py`.")
+                f"it); it contains it {result.count(old)} times. Re-stamp with `python -m tools.colab`.")
         result = result.replace(old, new)
     return result
 
@@ -118,7 +118,7 @@ def build_notebook(lesson: Path) -> str:
             cell["source"] = relink(message.string)
     if refused:
         raise TranslationError(
-            f"{lesson.stem}: cannot build the Chinese lesson ({len(refused)} problem(s)). Run `python tools/zh.py "
+            f"{lesson.stem}: cannot build the Chinese lesson ({len(refused)} problem(s)). Run `python -m tools.zh "
             f"extract`, fix each entry in translations/zh_CN/{lesson.stem}.po (and clear its fuzzy flag once "
             "reviewed), then build again:\n  " + "\n  ".join(refused))
     # nbformat writes it exactly as tools/execute_notebooks.py and tools/colab.py write the English lessons.

@@ -1,0 +1,165 @@
+"""Exercise checks: feedback that diagnoses, hints on demand, one reference solution for instructors.
+
+Each exercise is a function the learner writes in a cell tagged ``exercise`` (a stub that raises
+``NotImplementedError``). Its checker lives in ``lmtie_edu.lessonNN.exercises`` and is declared with
+:func:`exercise`, naming the reference solution in ``lmtie_edu.lessonNN.solutions``, the hints (tiers
+revealed one at a time by :func:`hint`; the last tier is the worked answer, i.e. the solution's source)
+and the known mistakes (each with the explanation a learner reads when the check recognises it).
+
+In a notebook::
+
+    from lmtie_edu.lesson01 import exercises as ex
+    ex.bag_of_tokens(bag_of_tokens)     # ✅ / ❌ with what was wrong and, if recognised, which mistake
+    ex.hint("bag_of_tokens")             # hint 1, then 2, …, then the worked answer
+
+The checker receives the learner's function wrapped so that a crash inside it is reported as the learner's
+(:class:`LearnerCrash`), and an exception from the checker's own code as a bug of the check.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+
+from .feedback import LearnerCrash, Mismatch, NotAttempted, Shortcut, expect_close, expect_equal, expect_type
+from .shortcuts import forbid_autograd, no_indexing, plain
+
+__all__ = ["REGISTRY", "RESULTS", "Mismatch", "Shortcut", "exercise", "expect_close", "expect_equal",
+           "expect_type", "forbid_autograd", "hint", "no_indexing"]
+
+REGISTRY: dict[str, Callable] = {}
+RESULTS: dict[str, bool] = {}  # exercise name -> did its latest check pass (this kernel's session)
+HINTS_SHOWN: dict[str, int] = {}  # exercise name -> how many hint tiers the learner has asked for
+
+
+class Verdict:
+    """The outcome of a check: truthy when correct. Shows nothing itself (the check already printed)."""
+
+    def __init__(self, passed: bool):
+        self.passed = passed
+
+    def __bool__(self) -> bool:
+        return self.passed
+
+    def __repr__(self) -> str:
+        return f"Verdict(passed={self.passed})"
+
+    def _ipython_display_(self) -> None:  # a check cell's last line must not echo "Verdict(...)"
+        pass
+
+
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+class _LearnersFunction:
+    """The learner's function as the checker sees it: a crash inside it becomes :class:`LearnerCrash`."""
+
+    def __init__(self, function: Callable):
+        self.function = function
+
+    def __call__(self, *args, **kwargs):
+        try:
+            return plain(self.function(*args, **kwargs))
+        except NotImplementedError:
+            raise NotAttempted from None
+        except (Shortcut, Mismatch):
+            raise
+        except Exception as error:
+            raise LearnerCrash(error) from error
+
+
+def _stuck_line(name: str, hints: list[str]) -> str:
+    shown = HINTS_SHOWN.get(name, 0)
+    tiers = len(hints) + 1
+    if shown >= tiers:
+        return f'   stuck? ex.hint("{name}") shows the worked answer again.'
+    return f'   stuck? ex.hint("{name}") shows hint {shown + 1} of {tiers}.'
+
+
+def exercise(solution: Callable, *, hints: list[str] | tuple[str, ...], mistakes: dict[str, str] | None = None,
+             on_error: Callable[[BaseException], str | None] | None = None):
+    """Declare a checker ``checker(answer, solution)`` for the exercise named like ``solution``.
+
+    ``hints``: tiers that name the idea, then narrow it down, without giving the code (the worked answer is
+    added as the last tier). ``mistakes``: key -> explanation of a mistake students make; the checker raises
+    ``Mismatch(..., mistake=key)`` (or ``expect_close(..., wrong={key: value})``) when it recognises one.
+    ``on_error(error)`` may name the mistake behind a crash of the learner's code.
+    """
+    hints, mistakes = list(hints), dict(mistakes or {})
+    if not hints or not all(isinstance(h, str) and h for h in hints):
+        raise ValueError(f"exercise {solution.__name__!r}: hints must be one or more non-empty strings")
+
+    def declare(checker: Callable):
+        name = solution.__name__
+
+        def diagnosis(key: str | None) -> list[str]:
+            if key is None:
+                return []
+            if key not in mistakes:
+                raise KeyError(f"checker of {name!r} names an undeclared mistake {key!r}")
+            return [f"   diagnosis: {mistakes[key]}"]
+
+        def verdict_lines(answer) -> tuple[bool, list[str]]:
+            if answer is None or answer is Ellipsis or not callable(answer):
+                if answer is None or answer is Ellipsis:
+                    return False, [f"⏳ {name}: not attempted yet."]
+                return False, [f"❌ {name}: pass your function itself, e.g. ex.{name}({name}); "
+                               f"got a {type(answer).__name__}"]
+            try:
+                cases = checker(_LearnersFunction(answer), solution)
+            except NotAttempted:
+                return False, [f"⏳ {name}: not attempted yet (your function raises NotImplementedError)."]
+            except Shortcut as used:
+                return False, [f"❌ {name}: this exercise asks you to work without {used.tool}; your code used it."]
+            except Mismatch as wrong:
+                lines = [f"❌ {name}: {wrong.what}"]
+                if wrong.expected is not None or wrong.got is not None:
+                    lines += [f"   expected: {_short(wrong.expected)}", f"   got:      {_short(wrong.got)}"]
+                return False, lines + diagnosis(wrong.mistake)
+            except LearnerCrash as crash:
+                key = on_error(crash.error) if on_error else None
+                return False, [f"❌ {name}: your code raised {crash}"] + diagnosis(key)
+            except Exception as bug:  # noqa: BLE001 — anything else is the checker's own failure
+                return False, [f"⚠️ {name}: the check itself failed — a bug in lmtie_edu, not in your answer "
+                               f"({type(bug).__name__}: {bug}). Please report it to your instructor."]
+            suffix = f" (checked on {cases} case{'' if cases == 1 else 's'})" if isinstance(cases, int) else ""
+            return True, [f"✅ {name}: correct{suffix}."]
+
+        @functools.wraps(checker)
+        def run(answer) -> Verdict:
+            passed, lines = verdict_lines(answer)
+            if not passed and not lines[0].startswith("⚠️"):
+                lines.append(_stuck_line(name, hints))
+            print("\n".join(lines))
+            RESULTS[name] = passed
+            return Verdict(passed)
+
+        run.solution, run.hints, run.mistakes, run.exercise_name = solution, hints, mistakes, name
+        if name in REGISTRY:
+            raise RuntimeError(f"two exercises are named {name!r}")
+        REGISTRY[name] = run
+        return run
+
+    return declare
+
+
+def hint(name: str) -> None:
+    """Print the next hint for exercise ``name``: hint 1, then 2, …, then the worked answer."""
+    if not isinstance(name, str):
+        raise TypeError(f"hint() takes the exercise's name as a string, e.g. hint('bag_of_tokens'); "
+                        f"got {type(name).__name__}")
+    if name not in REGISTRY:
+        raise ValueError(f"no exercise is named {name!r}; the exercises are: {', '.join(sorted(REGISTRY))}")
+    check = REGISTRY[name]
+    tiers = len(check.hints) + 1
+    shown = min(HINTS_SHOWN.get(name, 0) + 1, tiers)
+    HINTS_SHOWN[name] = shown
+    if shown < tiers:
+        print(f"💡 {name}, hint {shown} of {tiers}: {check.hints[shown - 1]}")
+    else:
+        print(f"💡 {name}, worked answer ({tiers} of {tiers}) — read it, then write it yourself:\n\n"
+              + inspect.getsource(check.solution))
+

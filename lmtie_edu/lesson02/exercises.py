@@ -1,0 +1,132 @@
+"""Checks for the lesson 02 exercises."""
+
+import torch
+from torch import nn
+
+from lmtie_edu.kit.exercises import Mismatch, exercise, expect_close, expect_equal, expect_type, hint
+
+from . import solutions
+from .logits import toy_vocabulary
+
+__all__ = ["cosine_head", "hint", "tied_head_with_bias", "tokens_beating_self"]  # the lesson calls ex.hint("name")
+
+
+def _matrices():
+    generator = torch.Generator().manual_seed(3)
+    return [toy_vocabulary()[1], torch.randn(9, 5, generator=generator), torch.randn(30, 3, generator=generator) * 2]
+
+
+def _up_to_a_factor(rows: torch.Tensor) -> torch.Tensor:
+    """Rows divided by their mean length: any common positive factor gives the same ranking, so it is ignored."""
+    return rows / rows.norm(dim=1).mean()
+
+
+def _cosine_error(error: BaseException) -> str | None:
+    return "no_keepdim" if "must match the size" in str(error) else None
+
+
+@exercise(solutions.cosine_head,
+          hints=["A logit is |h|·|w_i|·cos θ_i. |h| is the same for every token; which factor differs from token to "
+                 "token without saying anything about direction? Make it the same for every token.",
+                 "Divide every row of W by its own length (its Euclidean norm), so that all rows have length 1 and "
+                 "still point the same way. Return a new tensor: W itself must not change."],
+          mistakes={
+              "columns": "you divided each column of W by the column's norm. The head's rows are its token vectors "
+                         "(W is (V, d): one row per token), so each row must be divided by its own length; scaling "
+                         "columns stretches directions and changes the angles.",
+              "in_place": "your function changed the matrix it was given. In a model that matrix is the embedding "
+                          "(and, tied, the head): an in-place division would rescale the model's own weights. Return "
+                          "a new tensor and leave W as it was.",
+              "no_keepdim": "the norms of the rows form a vector of V numbers; dividing a (V, d) matrix by it lines "
+                            "the V numbers up with the d columns, not with the rows. Keep the norms as a (V, 1) "
+                            "column (the keepdim option of the norm) so that each row is divided by its own norm.",
+          },
+          on_error=_cosine_error)
+def cosine_head(answer, solution):
+    for W in _matrices():
+        what = f"cosine_head(W of shape {tuple(W.shape)})"
+        given = W.clone()
+        got = answer(given)
+        if not torch.equal(given, W):
+            raise Mismatch(f"{what} changed W", "W unchanged", "W rescaled in place", mistake="in_place")
+        expect_type(got, torch.Tensor, what)
+        if tuple(got.shape) != tuple(W.shape) or not got.is_floating_point():
+            raise Mismatch(f"{what} must return a float tensor of W's shape", f"float {tuple(W.shape)}",
+                           f"{got.dtype} {tuple(got.shape)}")
+        columns = W / W.norm(dim=0, keepdim=True)
+        expect_close(_up_to_a_factor(got.detach()), solution(W), f"{what}, up to one common factor", atol=1e-5,
+                     wrong={"columns": _up_to_a_factor(columns)})
+    return len(_matrices())
+
+
+@exercise(solutions.tokens_beating_self,
+          hints=["Fed h = e_i, the tied head gives token j the logit e_i·e_j, and token i its own squared length. "
+                 "Compute all V logits at once, with one product of W and e_i.",
+                 "Compare every logit with token i's own and keep only the strictly larger ones (i itself never "
+                 "qualifies); return their positions as a sorted list of Python ints."],
+          mistakes={
+              "includes_self": "your list includes token i itself (or tokens that only tie with it). Token i's own "
+                               "logit is |e_i|²; the question asks for tokens whose logit is strictly larger.",
+              "by_norm": "you listed the tokens longer than token i. Being longer is necessary (Cauchy–Schwarz: "
+                         "e_i·e_j ≤ |e_i|·|e_j|) but not enough: a long token pointing away from e_i still loses. "
+                         "Compare the logits themselves.",
+          })
+def tokens_beating_self(answer, solution):
+    cases = 0
+    for W in _matrices():
+        norms = W.norm(dim=1)
+        for i in range(0, W.shape[0], 3):
+            what = f"tokens_beating_self(W of shape {tuple(W.shape)}, i={i})"
+            got = answer(W.clone(), i)
+            expect_type(got, list, what)
+            if not all(isinstance(j, int) and not isinstance(j, bool) for j in got):
+                raise Mismatch(f"{what} must return a list of Python ints", "ints",
+                               sorted({type(j).__name__ for j in got}))
+            logits = W @ W[i]
+            expect_equal(got, solution(W, i), what, wrong={
+                "includes_self": [j for j in range(W.shape[0]) if logits[j] >= logits[i]],
+                "by_norm": [j for j in range(W.shape[0]) if norms[j] > norms[i]]})
+            cases += 1
+    return cases
+
+
+@exercise(solutions.tied_head_with_bias,
+          hints=["nn.Linear(in, out) stores its weight as (out, in). Choose in and out so that the weight has the "
+                 "embedding's shape (V, d); then let the head use the embedding's Parameter itself, not its values.",
+                 "Keep the layer's bias (one number per token) and set it to zero. Replace the layer's own weight "
+                 "Parameter by the embedding's Parameter object with a plain attribute assignment (no copying, no "
+                 "new nn.Parameter)."],
+          mistakes={
+              "copy_not_share": "the head has a weight with the embedding's values, but it is a different tensor: "
+                                "a copy. Training would move the two apart. A tie makes head.weight the very same "
+                                "Parameter object as embedding.weight.",
+              "transposed_layer": "your layer maps V numbers to d, so its bias has d entries and it expects a "
+                                  "V-vector as input. The head maps a hidden state of size d to V logits: its "
+                                  "in_features is d and out_features is V.",
+              "bias_not_zero": "the bias is there but not zero: nn.Linear starts its bias at small random values. "
+                               "The exercise asks for a zero bias, so that the tied head starts as the plain "
+                               "inner product.",
+          })
+def tied_head_with_bias(answer, solution):
+    embedding = nn.Embedding(12, 5)
+    head = answer(embedding)
+    expect_type(head, nn.Linear, "tied_head_with_bias(embedding)")
+    if head.weight is not embedding.weight:
+        raise Mismatch("head.weight must be the embedding's Parameter itself (a tie), not a copy",
+                       "head.weight is embedding.weight", "a different tensor", mistake="copy_not_share")
+    if head.bias is None or tuple(head.bias.shape) != (12,):
+        transposed = head.bias is not None and tuple(head.bias.shape) == (5,)
+        raise Mismatch("the head needs a per-token bias of shape (V,)", (12,),
+                       None if head.bias is None else tuple(head.bias.shape),
+                       mistake="transposed_layer" if transposed else None)
+    if (head.in_features, head.out_features) != (5, 12):
+        raise Mismatch("the head must map d = 5 numbers to V = 12 logits", "(in_features, out_features) = (5, 12)",
+                       (head.in_features, head.out_features), mistake="transposed_layer")
+    if torch.count_nonzero(head.bias.detach()) > 0:
+        raise Mismatch("the initial bias must be zero", torch.zeros(12), head.bias.detach(), mistake="bias_not_zero")
+    model = nn.ModuleList([embedding, head])
+    expect_equal(sum(p.numel() for p in model.parameters()), 12 * 5 + 12, "parameters of embedding + head")
+    ids = torch.tensor([3, 7])
+    with torch.no_grad():
+        expect_close(head(embedding(ids)), embedding(ids) @ embedding.weight.T, "head(embedding(ids))")
+    return 1

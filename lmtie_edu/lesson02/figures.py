@@ -1,0 +1,162 @@
+"""Lesson 02 figures and the "move the hidden state" panel (drawing only; the numbers come from
+:func:`lmtie_edu.lesson02.logits.score_table`)."""
+
+from __future__ import annotations
+
+import math
+
+import ipywidgets as widgets
+import torch
+
+from lmtie_edu.kit.panels import PanelResult, TiePanel
+from lmtie_edu.kit.plotting import new_figure
+from lmtie_edu.shared.validation import check_bool, check_matrix, check_positive_int
+
+from .logits import hidden_from_polar, score_table, toy_vocabulary
+
+RED, BLUE, GREEN, GREY = "#cc3311", "#4477aa", "#228833", "#bbbbbb"
+
+
+def _check_labels(labels, W) -> list[str]:
+    if isinstance(labels, str) or not hasattr(labels, "__len__"):
+        raise TypeError(f"labels must be a list of {W.shape[0]} token names; got {type(labels).__name__}")
+    if len(labels) != W.shape[0]:
+        raise ValueError(f"labels must name every row of W: expected {W.shape[0]} labels, got {len(labels)}")
+    return [str(label) for label in labels]
+
+
+def draw_arrows(ax, W, labels, h=None, *, highlight=(), color=BLUE) -> None:
+    """Token vectors as arrows from the origin (labelled at their tips), plus the hidden state ``h`` in black."""
+    W = W.detach()
+    extent = float(W.abs().max())
+    if h is not None:
+        extent = max(extent, float(h.abs().max()))
+    extent = 1.15 * extent + 0.3
+    points = W.tolist()
+    colors = [RED if i in highlight else color for i in range(len(points))]
+    # one quiver artist for all arrows: much cheaper to render than one annotation per arrow
+    ax.quiver([0.0] * len(points), [0.0] * len(points), [p[0] for p in points], [p[1] for p in points],
+              color=colors, angles="xy", scale_units="xy", scale=1, width=0.008, zorder=3)
+    for i, (x, y) in enumerate(points):
+        ax.text(x + 0.25 * math.copysign(1, x), y + 0.12 * math.copysign(1, y), labels[i], fontsize=8,
+                ha="center", va="center", fontweight="bold" if i in highlight else "normal")
+    if h is not None:
+        hx, hy = h.tolist()
+        # h underneath, half transparent: a token arrow that h points straight at stays visible
+        ax.quiver([0.0], [0.0], [hx], [hy], color="black", alpha=0.5, angles="xy", scale_units="xy", scale=1,
+                  width=0.016, zorder=2)
+        # label h beside the middle of its shaft (tips are where the token labels sit)
+        length = math.hypot(hx, hy) or 1.0
+        ax.text(0.5 * hx - 0.32 * hy / length, 0.5 * hy + 0.32 * hx / length, "h", fontsize=11,
+                fontweight="bold", ha="center", va="center")
+    ax.axhline(0, color=GREY, linewidth=0.6)
+    ax.axvline(0, color=GREY, linewidth=0.6)
+    ax.set_xlim(-extent, extent)
+    ax.set_ylim(-extent, extent)
+    ax.set_xticks([-2, 0, 2] if extent > 2 else [-1, 0, 1])
+    ax.set_yticks([-2, 0, 2] if extent > 2 else [-1, 0, 1])
+    ax.set_aspect("equal")
+
+
+def draw_bars(ax, values, labels, *, title: str, highlight: int | None = None, fmt: str = "{:.2f}") -> None:
+    """Horizontal bars, each labelled at its end with the token and the value (no axis ticks: a tick
+    label costs more to render than a text, and widget redraws must stay fast)."""
+    values = [float(v) for v in values]
+    colors = [RED if i == highlight else BLUE for i in range(len(values))]
+    ax.barh(range(len(values)), values, color=colors)
+    ax.set_yticks([])
+    ax.set_xticks([])
+    ax.set_ylim(len(values) - 0.5, -0.5)  # first token on top
+    ax.axvline(0, color="#888888", linewidth=0.6)
+    ax.set_title(title, fontsize=10)
+    for i, v in enumerate(values):
+        text = f" {labels[i]} {fmt.format(v)} " if v >= 0 else f" {fmt.format(v)} {labels[i]} "
+        ax.text(v, i, text, va="center", ha="left" if v >= 0 else "right", fontsize=8,
+                fontweight="bold" if i == highlight else "normal")
+    low, high = min(values + [0.0]), max(values + [0.0])
+    pad = 0.6 * (high - low or 1.0)
+    ax.set_xlim(low - (pad if low < 0 else 0), high + pad)
+
+
+def geometry_figure(h: torch.Tensor, W: torch.Tensor, labels, *, title: str = "token vectors and h"):
+    """Arrows (the head's rows and h), the logits as bars, the softmax as bars; the top token in red."""
+    with torch.no_grad():
+        scores = score_table(h, W)
+    labels = _check_labels(labels, W)
+    fig, axes = new_figure(1, 3, size=(10.0, 3.4), margins=dict(left=0.04, right=0.98, bottom=0.12, top=0.88, wspace=0.35))
+    draw_arrows(axes[0], W, labels, h, highlight=(scores["top"],))
+    axes[0].set_title(title, fontsize=10)
+    draw_bars(axes[1], scores["logits"], labels, title="logits = h · w_i", highlight=scores["top"])
+    draw_bars(axes[2], scores["probabilities"], labels, title="softmax", highlight=scores["top"], fmt="{:.3f}")
+    axes[2].set_xlim(0, 1.6)
+    return fig, scores
+
+
+def norm_cosine_figure(h: torch.Tensor, W: torch.Tensor, labels, *, k: int = 6):
+    """Every row of a d-dimensional head by its two exact numbers: cosine with ``h`` and length.
+
+    A logit is ‖h‖·‖w_i‖·cos θ_i, so tokens on one dashed curve ‖w‖ = z / (‖h‖ cos θ) have the same
+    logit z; the top token is the one on the highest curve. Right: the softmax of the ``k`` best tokens
+    (plus the nearest vector if it is not among them). Returns the figure and the scores of the full head.
+    """
+    W = check_matrix(W, "W").detach()
+    with torch.no_grad():  # plain numbers for drawing, even if h or W take part in a graph
+        scores = score_table(h, W)  # checks h too
+        h_norm = float(h.norm())
+    if h_norm == 0:
+        raise ValueError("h must not be the zero vector here: the cosines with h are undefined")
+    labels = _check_labels(labels, W)
+    k = check_positive_int(k, "k")
+    top, nearest = scores["top"], scores["nearest"]
+    fig, axes = new_figure(1, 2, size=(9.0, 3.8), margins=dict(left=0.08, right=0.98, bottom=0.14, top=0.84, wspace=0.25))
+    ax = axes[0]
+    cos, norms = scores["cosines"].tolist(), scores["norms"].tolist()
+    ax.scatter(cos, norms, s=10, color=GREY, label="other tokens")
+    y_max = 1.12 * max(norms)
+    for index, color in ((top, RED), (nearest, GREEN)):
+        z = float(scores["logits"][index])
+        grid = torch.linspace(max(z / (h_norm * y_max), 0.02), 1.0, 100)
+        ax.plot(grid, z / (h_norm * grid), "--", color=color, linewidth=1)
+        ax.scatter([cos[index]], [norms[index]], s=45, color=color, zorder=3,
+                   label=f"{labels[index]}: {'top (largest logit)' if index == top else 'nearest vector to h'}")
+    ax.set_xlim(min(cos) - 0.05, 1.0)
+    ax.set_ylim(0, y_max)
+    ax.set_xlabel("cos θ between w_i and h")
+    ax.set_ylabel("length ‖w_i‖")
+    ax.legend(loc="lower left", fontsize=8, frameon=False)
+    ax.set_title(f"top {labels[top]} is longer; nearest {labels[nearest]} points closer to h\n"
+                 "dashed: rows with the same logit ‖h‖‖w‖cos θ", fontsize=9)
+    shown = scores["logits"].argsort(descending=True)[:k].tolist()
+    if nearest not in shown:
+        shown.append(nearest)
+    draw_bars(axes[1], scores["probabilities"][shown], [labels[i] for i in shown],
+              title=f"softmax over all {W.shape[0]} tokens (best {k})", highlight=0, fmt="{:.3f}")
+    return fig, scores
+
+
+# -- the panel ----------------------------------------------------------------------------------------
+
+def logits_figure(angle: int = 50, length: float = 1.3, tie: bool = True) -> PanelResult:
+    """The lesson 02 panel: the head's rows (W_emb when tied, an independent W_out when not), h, bars."""
+    labels, embedding, head = toy_vocabulary()
+    check_bool(tie, "tie")
+    h = hidden_from_polar(angle, length)
+    W = embedding if tie else head
+    fig, scores = geometry_figure(h, W, labels, title="head rows = W_emb (tied)" if tie else "head rows = W_out (untied)")
+    return PanelResult(fig, {
+        "h": f"({h[0].item():.2f}, {h[1].item():.2f})",
+        "top token (largest h·w)": labels[scores["top"]],
+        "p(top)": scores["probabilities"][scores["top"]].item(),
+        "nearest vector to h": labels[scores["nearest"]],
+        "logit of the nearest": scores["logits"][scores["nearest"]].item(),
+    })
+
+
+def logits_panel(angle: int = 50, length: float = 1.3, tie: bool = True) -> TiePanel:
+    """Widget: turn and stretch the hidden state, toggle tying, watch the logits and the softmax."""
+    controls = {
+        "angle": widgets.IntSlider(value=angle, min=0, max=355, step=5, description="angle of h (°)"),
+        "length": widgets.FloatSlider(value=length, min=0.0, max=3.0, step=0.1, description="length ‖h‖"),
+    }
+    return TiePanel(logits_figure, controls=controls, tie=tie,
+                    title="Move the hidden state: which token gets the largest inner product?")

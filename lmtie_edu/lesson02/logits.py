@@ -1,0 +1,85 @@
+"""Lesson 02 — logits are inner products of the hidden state with every token's row.
+
+What the lesson leaves out of its cells: the hand-made 2-D vocabulary (in which the top-scoring token
+is not the nearest vector), a hidden state from an angle and a length, and the table of everything the
+head does with one hidden state. The figures and the panel are in :mod:`lmtie_edu.lesson02.figures`.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+import torch.nn.functional as F
+
+from lmtie_edu.shared.validation import check_matrix
+
+TOY_LABELS = ("the", "cat", "dog", "sat", "ran", "mat", "on", "a")
+
+
+def toy_vocabulary() -> tuple[list[str], torch.Tensor, torch.Tensor]:
+    """Eight tokens in d = 2: labels, an embedding matrix W_emb (8, 2) and an independent W_out (8, 2).
+
+    W_emb is hand-made: "the" is a long vector (frequent tokens often have large norms), "cat" and
+    "dog" are short and close together. W_out is a different matrix from a fixed seed, standing in
+    for an untied head that learned its own vectors.
+    """
+    embedding = torch.tensor([
+        [2.6, 0.4],    # the
+        [0.9, 1.0],    # cat
+        [1.15, 0.6],   # dog
+        [-0.8, 1.1],   # sat
+        [-1.0, 0.7],   # ran
+        [0.2, -1.2],   # mat
+        [-1.3, -0.6],  # on
+        [1.6, -0.9],   # a
+    ])
+    generator = torch.Generator().manual_seed(7)
+    head = torch.randn(len(TOY_LABELS), 2, generator=generator) * 1.2
+    return list(TOY_LABELS), embedding, head
+
+
+def hidden_from_polar(angle_degrees: float, length: float) -> torch.Tensor:
+    """A 2-D hidden state from an angle (degrees, counter-clockwise from the x axis) and a length."""
+    for name, value in (("angle_degrees", angle_degrees), ("length", length)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise TypeError(f"{name} must be a finite number; got {value!r}")
+    if length < 0:
+        raise ValueError(f"length must be >= 0; got {length}")
+    radians = math.radians(angle_degrees)
+    return torch.tensor([length * math.cos(radians), length * math.sin(radians)])
+
+
+def _check_hidden(h, W) -> torch.Tensor:
+    check_matrix(W, "W")  # 2-D, floating, real (not meta), non-empty, finite
+    if not isinstance(h, torch.Tensor):
+        raise TypeError(f"h must be a torch.Tensor of shape (d,) = ({W.shape[1]},); got {type(h).__name__}")
+    if h.dim() != 1 or h.shape[0] != W.shape[1]:
+        raise ValueError(f"h must have shape (d,) = ({W.shape[1]},) to match W of shape {tuple(W.shape)}; "
+                         f"got {tuple(h.shape)}")
+    if not h.is_floating_point():
+        raise TypeError(f"h must hold floating-point values; got dtype {h.dtype}")
+    if h.is_meta or not torch.isfinite(h).all():
+        raise ValueError("h must hold finite real values (no NaN, inf, or meta tensor)")
+    return h.to(W.dtype)  # a float64 h with a float32 W: compute in W's precision
+
+
+def score_table(h: torch.Tensor, W: torch.Tensor) -> dict:
+    """Everything the head does with one hidden state ``h`` (d,) and a matrix ``W`` (V, d).
+
+    ``logits = W @ h`` (one inner product per row), the softmax, each row's norm, its cosine with
+    ``h`` and its Euclidean distance to ``h``; ``top`` is the largest logit, ``nearest`` the closest vector.
+    """
+    h = _check_hidden(h, W)
+    logits = W @ h
+    norms = W.norm(dim=1)
+    distances = (W - h).norm(dim=1)
+    return {
+        "logits": logits,
+        "probabilities": F.softmax(logits, dim=0),
+        "norms": norms,
+        "cosines": logits / (norms * h.norm()).clamp_min(1e-12),
+        "distances": distances,
+        "top": int(logits.argmax()),
+        "nearest": int(distances.argmin()),
+    }

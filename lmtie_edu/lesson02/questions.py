@@ -1,0 +1,42 @@
+"""Lesson 02: the predict-first questions' options, answers and explanations.
+
+Each question itself is written once, in the lesson's "Predict first." markdown cell just above the cell
+that asks it (``predict.<name>.ask()``); the widget shows only the choices, so nothing is read twice.
+"""
+
+from lmtie_edu.kit.predict import Choice
+
+top_token_toy = Choice(
+    "top_token_toy",
+    ["cat", "dog", "the"],
+    "the",
+    "A logit is |h|·|w_i|·cos θ_i. 'cat' has the better angle, but 'the' is about twice as long and its cosine is "
+    "still large, so its product is larger. The head asks for the largest inner product, not for the nearest vector.",
+)
+
+longer_hidden_state = Choice(
+    "longer_hidden_state",
+    ["another token takes the top", "the same top token, with a higher probability",
+     "the same top token, with a lower probability", "nothing changes: only the direction of h matters"],
+    "the same top token, with a higher probability",
+    "Every logit is multiplied by the same factor, so the order of the tokens cannot change. But the gaps between "
+    "the logits grow, and the softmax turns larger gaps into a sharper distribution: |h| acts as an inverse "
+    "temperature.",
+)
+
+self_win_high_dimension = Choice(
+    "self_win_high_dimension",
+    ["about 0.1 % (chance: 1 in V)", "about half", "nearly all"],
+    "nearly all",
+    "Token x scores |e_x|², every other token e_x·e_j. In high dimension random vectors are nearly orthogonal and "
+    "nearly equally long, so e_x·e_j is close to 0 while |e_x|² is close to 1: the input token wins almost always.",
+)
+
+gpt2_repeats_input = Choice(
+    "gpt2_repeats_input",
+    ["almost all of them", "about half", "almost none (a few at most)"],
+    "almost none (a few at most)",
+    "The head is tied, but it is not fed e_x: the position embedding and every block add to the residual stream, "
+    "and at GPT-2's standard initialisation what they add is many times longer than e_x. The toy table above "
+    "shows what that does to the self-prediction.",
+)

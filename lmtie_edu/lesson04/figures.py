@@ -1,0 +1,149 @@
+"""Lesson 04 figures: the saved share against model size, the memory of one V×d matrix, the vocabulary law.
+
+Every number drawn is computed in the lesson's cells and passed in: ``rows`` are the counted real
+models (dicts with ``name``, ``vocab_size``, ``d_model``, ``ties``, ``tied_total``, ``untied_total``),
+``curves`` map a legend label to ``(x, share)`` arrays. These functions only draw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+import numpy as np
+
+from lmtie_edu.kit.plotting import new_figure
+
+ROW_KEYS = ("name", "vocab_size", "d_model", "ties", "tied_total", "untied_total")
+
+
+def _check_rows(rows) -> list[Mapping]:
+    if isinstance(rows, Mapping) or not isinstance(rows, Iterable) or isinstance(rows, str):
+        raise TypeError(f"rows must be a list of dicts with keys {list(ROW_KEYS)}; got {type(rows).__name__}")
+    rows = list(rows)
+    if not rows:
+        raise ValueError("rows is empty: count at least one model first")
+    for row in rows:
+        if not isinstance(row, Mapping) or any(k not in row for k in ROW_KEYS):
+            got = sorted(row) if isinstance(row, Mapping) else type(row).__name__
+            raise TypeError(f"each row must be a dict with keys {list(ROW_KEYS)}; got {got}")
+        for key in ROW_KEYS[1:]:
+            value = row[key]
+            ok = isinstance(value, bool) if key == "ties" else isinstance(value, int) and not isinstance(value, bool)
+            if not ok or (key != "ties" and value < 1):
+                raise ValueError(f"row {row['name']!r}: {key} must be {'True or False' if key == 'ties' else 'an integer >= 1'}"
+                                 f"; got {value!r}")
+        if row["untied_total"] <= row["tied_total"]:
+            raise ValueError(f"row {row['name']!r}: the untied total must exceed the tied total "
+                             f"(it holds one more V×d matrix); got {row['untied_total']:,} <= {row['tied_total']:,}")
+    return rows
+
+
+def _check_curves(curves) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    if not isinstance(curves, Mapping) or not curves:
+        raise TypeError(f"curves must be a non-empty dict {{label: (x, share)}}; got {type(curves).__name__}")
+    checked = {}
+    for label, pair in curves.items():
+        try:
+            x, share = (np.asarray(a, dtype=float) for a in pair)
+        except (TypeError, ValueError):
+            raise TypeError(f"curve {label!r} must be a pair (x, share) of numeric arrays") from None
+        if x.ndim != 1 or x.shape != share.shape or x.size < 2:
+            raise ValueError(f"curve {label!r}: x and share must be 1-D arrays of the same length >= 2; "
+                             f"got shapes {x.shape} and {share.shape}")
+        if not (np.isfinite(x).all() and np.isfinite(share).all() and (x > 0).all()):
+            raise ValueError(f"curve {label!r}: x must be positive and every value finite (no NaN or inf)")
+        if ((share <= 0) | (share >= 1)).any():
+            raise ValueError(f"curve {label!r}: a share must lie strictly between 0 and 1")
+        checked[str(label)] = (x, share)
+    return checked
+
+
+def _share_of_tied(row) -> float:
+    return row["vocab_size"] * row["d_model"] / row["tied_total"]
+
+
+def _label_points(ax, points) -> None:
+    """Scatter (x, y, name, ties) points and label each where its text box overlaps no earlier label.
+
+    Text boxes are estimated in points (7-pt font: ~4.1 pt per character, 8 pt high); the candidates are
+    right/left of the point, then above/below, in that order; markers are obstacles too.
+    """
+    for x, y, _, ties in points:
+        ax.scatter(x, y, color="black" if ties else "white", edgecolor="black", zorder=3, s=28)
+    to_points = 72 / ax.figure.dpi
+    markers = [tuple(v * to_points for v in ax.transData.transform((x, y))) for x, y, _, _ in points]
+    placed: list[tuple[float, float, float, float]] = [(mx - 4, my - 4, mx + 4, my + 4) for mx, my in markers]
+    for x, y, name, _ in sorted(points, key=lambda p: (p[0], p[1])):
+        px, py = (v * to_points for v in ax.transData.transform((x, y)))
+        width, height = 4.1 * len(name), 8.0
+        for dx, dy in ((4, 2), (4, -10), (-4 - width, 2), (-4 - width, -10), (4, 11), (4, -19), (-width / 2, 12)):
+            box = (px + dx, py + dy, px + dx + width, py + dy + height)
+            if not any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in placed):
+                break
+        placed.append(box)
+        ax.annotate(name, (x, y), textcoords="offset points", xytext=(dx, dy), fontsize=7)
+
+
+def share_vs_size_figure(rows, curves):
+    """Saved share of the *tied* total against the tied total (log), real models as points over curves."""
+    rows, curves = _check_rows(rows), _check_curves(curves)
+    fig, ax = new_figure(size=(8.0, 4.2), layout="constrained")  # static: crowded labels
+    for label, (total, share) in curves.items():
+        ax.plot(total, 100 * share, label=label, linewidth=1.4)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_ylim(0.2, 100)
+    _label_points(ax, [(r["tied_total"], 100 * _share_of_tied(r), r["name"], r["ties"]) for r in rows])
+    ax.set_xlabel("parameters of the tied model (log scale)")
+    ax.set_ylabel("V·d as % of the tied total (log scale)")
+    ax.set_title("At a fixed vocabulary the saved share falls fast with size\n"
+                 "(filled: ties; open: does not tie, plotted at the share it would save)", fontsize=10)
+    ax.legend(title="GPT-style curves, d / layers = 128", fontsize=8, title_fontsize=8)
+    ax.grid(True, which="major", alpha=0.3)
+    return fig
+
+
+def memory_figure(rows):
+    """Memory of one V×d matrix per real model, in fp32 and in bf16 (GiB)."""
+    rows = _check_rows(rows)
+    fig, ax = new_figure(size=(8.0, 3.6), layout="constrained")  # static: crowded labels
+    x = np.arange(len(rows))
+    gib = {dtype: [size * r["vocab_size"] * r["d_model"] / 2**30 for r in rows] for dtype, size in (("fp32", 4), ("bf16", 2))}
+    for offset, dtype in ((-0.2, "fp32"), (0.2, "bf16")):
+        ax.bar(x + offset, gib[dtype], width=0.4, label=dtype)
+    ax.set_xticks(x, [r["name"] for r in rows], rotation=35, ha="right", fontsize=8)
+    ax.set_ylabel("GiB for one V×d matrix")
+    ax.set_title(f"The matrix tying removes weighs up to {max(gib['fp32']):.2f} GiB in fp32 (weights only)", fontsize=10)
+    ax.legend()
+    return fig
+
+
+def vocab_law_figure(rows, curves, *, anchor: tuple[float, float, str], dashed: str | None = None):
+    """Share of the tied total against N_nv (log–log): fixed vocabularies and a growing one.
+
+    ``anchor`` is ``(N_nv, share, label)``: the point the growing-vocabulary curve was drawn through;
+    ``dashed`` names the curve drawn as a black dashed line (the law).
+    """
+    rows, curves = _check_rows(rows), _check_curves(curves)
+    if not (isinstance(anchor, tuple) and len(anchor) == 3):
+        raise TypeError(f"anchor must be a tuple (N_nv, share, label); got {anchor!r}")
+    n_nv, share, label = anchor
+    _check_curves({"anchor": ([n_nv, n_nv], [share, share])})
+    fig, ax = new_figure(size=(8.0, 4.0), layout="constrained")  # static: crowded labels
+    for name, (x, y) in curves.items():
+        ax.plot(x, 100 * y, label=name, linestyle="--" if name == dashed else "-",
+                color="black" if name == dashed else None)
+    ax.scatter(n_nv, 100 * share, marker="*", s=120, color="black", zorder=4)
+    ax.annotate(str(label), (n_nv, 100 * share), textcoords="offset points", xytext=(-40, -16), fontsize=7)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlim(2e7, 1e12)
+    _label_points(ax, [(r["tied_total"] - r["vocab_size"] * r["d_model"], 100 * _share_of_tied(r), r["name"],
+                        r["ties"]) for r in rows])
+    ax.set_xlabel("non-vocabulary parameters N_nv (log scale)")
+    ax.set_ylabel("V·d as % of the tied total (log)")
+    ax.set_title(r"The share falls with size either way; a vocabulary growing as $N_v \propto N_{nv}^{0.83}$"
+                 " slows the fall", fontsize=10)
+    ax.legend(fontsize=8)
+    ax.grid(True, which="major", alpha=0.3)
+    return fig

@@ -1,0 +1,155 @@
+"""Checks for the lesson 05 exercises (tied autoencoders)."""
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from lmtie_edu.kit.exercises import Mismatch, exercise, expect_close, expect_type, forbid_autograd, hint
+
+from . import solutions
+
+__all__ = ["hint", "pca_reconstruction_mse", "tie_status", "tied_gradient"]  # the lesson calls ex.hint("name")
+
+STATUSES = ("tied", "detached", "copy", "untied")
+
+
+def model_that_ties_by(how: str, n_inputs: int, n_hidden: int, seed: int) -> nn.Module:
+    """An autoencoder whose decoder matrix is built ``how``: 'view' (the real tie), 'detached view',
+    'new Parameter' (nn.Parameter around Wᵀ), 'copy' (a Parameter holding a clone of Wᵀ) or 'untied'."""
+    from .model import Autoencoder
+
+    model = Autoencoder(n_inputs, n_hidden, tie=how in ("view", "detached view"), activation="linear", seed=seed)
+    if how == "detached view":
+        model.decoder_matrix = lambda: model.W.detach().t()  # shadows the method for this model only
+    elif how == "new Parameter":
+        model.decoder_weight = nn.Parameter(model.W.t())
+    elif how == "copy":
+        model.decoder_weight = nn.Parameter(model.W.detach().t().clone())
+    elif how not in ("view", "untied"):
+        raise ValueError(f"unknown way to build the decoder: {how!r}")
+    return model
+
+
+TIE_CASES = [("view", "tied"), ("copy", "copy"), ("detached view", "detached"), ("new Parameter", "detached"),
+             ("untied", "untied")]
+CALLED_TIED = {"copy": "copy_called_tied", "detached view": "detached_called_tied",
+               "new Parameter": "new_parameter_called_tied"}
+
+
+@exercise(solutions.tie_status, hints=[
+    "A real tie needs two things at once: the decoder must read the very memory of W (so the two can never "
+    "drift apart), and a gradient computed through the decoder must arrive at W (so W learns from both paths). "
+    "Test each property separately; equal values prove neither.",
+    "First compare where the two tensors' storage lives (section 2 has a helper that does it). If the memory "
+    "differs, equal values mean a copy, different values an untied model. If it is shared, ask autograd "
+    "whether anything computed from the decoder matrix reaches W — a tensor that does not require grad, or a "
+    "separate leaf Parameter, stops the gradient on its way."],
+    mistakes={
+        "copy_called_tied": "equal values are not a tie: this decoder holds its own copy of Wᵀ in its own memory. "
+                            "It starts equal, and the first optimiser step moves the two apart.",
+        "detached_called_tied": "sharing memory is only half of a tie: this decoder is a detached view of W, so "
+                                "no gradient flows from it to W — W would learn from the encoder path alone.",
+        "new_parameter_called_tied": "a new nn.Parameter made from Wᵀ is a copy, not the shared matrix: it reads "
+                                     "W's memory, but it is a leaf of its own, so the decoder-path gradient stops "
+                                     "at it and never reaches W.",
+    })
+def tie_status(answer, solution):
+    checked = 0
+    for n_inputs, n_hidden, seed in ((64, 16, 0), (6, 3, 1)):
+        for how, status in TIE_CASES:
+            got = answer(model_that_ties_by(how, n_inputs, n_hidden, seed))
+            what = f"tie_status(a {n_inputs}→{n_hidden} autoencoder whose decoder is {how!r})"
+            expect_type(got, str, what)
+            if got not in STATUSES:
+                raise Mismatch(f"{what} must return one of {', '.join(map(repr, STATUSES))}", status, got)
+            assert solution(model_that_ties_by(how, n_inputs, n_hidden, seed)) == status  # the reference agrees
+            if got != status:
+                mistake = CALLED_TIED.get(how) if got == "tied" else None
+                raise Mismatch(f"{what}: wrong answer", status, got, mistake=mistake)
+            checked += 1
+    return checked
+
+
+def _gradient_paths(W, b, c, x):
+    """(decoder-path, encoder-path) gradients of the mean squared error, each computed by autograd alone."""
+    W_enc, W_dec = W.clone().requires_grad_(True), W.clone().requires_grad_(True)
+    F.mse_loss((x @ W_enc.T + b) @ W_dec + c, x).backward()
+    return W_dec.grad, W_enc.grad
+
+
+@exercise(solutions.tied_gradient, hints=[
+    "W is used twice, so its gradient is the sum of two gradients: the one it would get as the decoder alone "
+    "and the one it would get as the encoder alone (section 2 checked this with autograd). Derive each with "
+    "the chain rule, as if they were two different matrices.",
+    "Start from the gradient at the reconstruction (the loss is a mean over all n·d entries). The decoder part "
+    "is the codes (transposed) times that output gradient. For the encoder part, send the output gradient back "
+    "through the decoder to get the gradient at the codes, then multiply its transpose by the inputs. Check "
+    "that both parts have W's shape (h, d)."],
+    mistakes={
+        "decoder_path_only": "this is the gradient W gets as the decoder only; as the encoder it gets a second "
+                             "term, and a tied matrix receives the sum of both.",
+        "encoder_path_only": "this is the gradient W gets as the encoder only; as the decoder it gets a second "
+                             "term, and a tied matrix receives the sum of both.",
+        "sum_not_mean": "your gradient is n·d times too large: the loss is the mean of the squared errors over "
+                        "all entries (n images × d pixels), not their sum.",
+    })
+def tied_gradient(answer, solution):
+    generator = torch.Generator().manual_seed(5)
+    shapes = [(3, 5, 4), (2, 6, 7)]  # (h, d, n)
+    for h, d, n in shapes:
+        W, b, c, x = (torch.randn(*shape, generator=generator, dtype=torch.float64)
+                      for shape in ((h, d), (h,), (d,), (n, d)))
+        decoder_path, encoder_path = _gradient_paths(W, b, c, x)
+        expected = solution(W, b, c, x)
+        assert torch.allclose(expected, decoder_path + encoder_path)  # the reference agrees with autograd
+        with forbid_autograd():
+            got = answer(W.clone(), b.clone(), c.clone(), x.clone())
+        what = f"tied_gradient(W {(h, d)}, b {(h,)}, c {(d,)}, x {(n, d)})"
+        expect_type(got, torch.Tensor, what)
+        expect_close(got, expected, what, atol=1e-9, wrong={
+            "decoder_path_only": decoder_path, "encoder_path_only": encoder_path,
+            "sum_not_mean": expected * x.numel()})
+    return len(shapes)
+
+
+def _pca_mistakes(train, test, k):
+    """What three common slips return: no centring, centring the test rows with their own mean, and the
+    mean over images of the squared error summed over pixels."""
+    _, _, vh = torch.linalg.svd(train, full_matrices=False)
+    uncentred = (test @ vh[:k].T @ vh[:k] - test).square().mean().item()
+    mean = train.mean(dim=0)
+    _, _, vh = torch.linalg.svd(train - mean, full_matrices=False)
+    own_mean = test.mean(dim=0)
+    test_mean = ((test - own_mean) @ vh[:k].T @ vh[:k] + own_mean - test).square().mean().item()
+    per_image = ((test - mean) @ vh[:k].T @ vh[:k] + mean - test).square().sum(dim=1).mean().item()
+    return {"uncentred": uncentred, "test_mean": test_mean, "per_image_sum": per_image}
+
+
+@exercise(solutions.pca_reconstruction_mse, hints=[
+    "PCA's reconstruction is the closest point in an affine subspace fitted to the training rows: through "
+    "their mean, along their k directions of largest variance. Project each test row onto it, then average "
+    "the squared errors.",
+    "Subtract the training mean (also from the test rows), take the top-k right singular vectors of the "
+    "centred training matrix, project the centred test rows onto their span and add the mean back. The "
+    "average runs over every entry (images × pixels); return it as a Python float."],
+    mistakes={
+        "uncentred": "the subspace must pass through the training mean: without centring, the top directions "
+                     "mostly describe the mean digit and the floor comes out too high.",
+        "test_mean": "centre the test rows with the training mean: the model is fitted on the training set, and "
+                     "the test set's own mean is information a model could not have.",
+        "per_image_sum": "your error is d times too large: it sums the squared error over the pixels of each "
+                         "image; the lesson's error is the mean per pixel.",
+    })
+def pca_reconstruction_mse(answer, solution):
+    generator = torch.Generator().manual_seed(5)
+    low_rank = torch.randn(80, 3, generator=generator, dtype=torch.float64) @ torch.randn(
+        3, 6, generator=generator, dtype=torch.float64)
+    data = low_rank + 0.1 * torch.randn(80, 6, generator=generator, dtype=torch.float64) + 3.0  # an offset mean
+    train, test = data[:60], data[60:]
+    cases = [(train, test, 1), (train, test, 3), (train, train, 2)]
+    for tr, te, k in cases:
+        what = f"pca_reconstruction_mse(train {tuple(tr.shape)}, test {tuple(te.shape)}, k={k})"
+        got = answer(tr.clone(), te.clone(), k)
+        expect_type(got, float, what)
+        expect_close(got, solution(tr, te, k), what, atol=1e-8, wrong=_pca_mistakes(tr, te, k))
+    return len(cases)

@@ -1,0 +1,213 @@
+"""Lesson 05 — tied autoencoders: an encoder W and a decoder Wᵀ on scikit-learn's 8×8 digits.
+
+The lesson writes the idea in its cells: ``glorot_std``, the ``Autoencoder`` (the tie is the line
+``self.W.t()``), ``mse`` and the training loop ``train_seeds`` (their copies for the panel and the tests
+are in :mod:`lmtie_edu.lesson05.model`). This module holds what a learner would skip: the data split,
+the argument checks, the record of a run, the summary over seeds and the PCA floor. Figures and the
+panel live in :mod:`lmtie_edu.lesson05.figures`.
+
+scikit-learn is imported inside :func:`load_digits_split` only, so ``import lmtie_edu`` stays light.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from lmtie_edu.shared.validation import (
+    check_bool,
+    check_choice,
+    check_matrix,
+    check_number,
+    check_positive_int,
+)
+
+N_PIXELS = 64  # 8 × 8 images
+ACTIVATIONS = {"linear": lambda t: t, "sigmoid": torch.sigmoid, "tanh": torch.tanh, "relu": torch.relu}
+OUTPUTS = {"linear": lambda t: t, "sigmoid": torch.sigmoid}  # linear = affine decoder: the PCA floor applies
+PANEL_SEEDS = (0, 1, 2)
+MAX_WEIGHTS = 50_000_000  # one matrix of more entries (200 MB of float32) is a typo, not an 8×8-digit model
+
+
+# -- data ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class DigitsSplit:
+    """Pixels scaled to [0, 1] (the raw values are 0..16), one row per image, plus the digit labels."""
+
+    train: torch.Tensor
+    test: torch.Tensor
+    train_labels: torch.Tensor
+    test_labels: torch.Tensor
+
+
+@functools.lru_cache(maxsize=4)
+def load_digits_split(test_fraction: float = 0.25, seed: int = 0) -> DigitsSplit:
+    """The 1,797 bundled 8×8 digits (no download), split once into train/test, stratified by digit."""
+    check_number(test_fraction, "test_fraction", minimum=0, maximum=1, strict=True)
+    seed = check_positive_int(seed, "seed", minimum=0)
+    from sklearn.datasets import load_digits
+    from sklearn.model_selection import train_test_split
+
+    digits = load_digits()
+    x_train, x_test, y_train, y_test = train_test_split(
+        digits.data / 16.0, digits.target, test_size=test_fraction, random_state=seed, stratify=digits.target)
+    as_float = functools.partial(torch.tensor, dtype=torch.float32)
+    return DigitsSplit(as_float(x_train), as_float(x_test), torch.tensor(y_train), torch.tensor(y_test))
+
+
+# -- argument checks (one line each in the lesson's cells) ----------------------------------------
+def check_images(x, name: str = "images", n_pixels: int | None = N_PIXELS,
+                 dtype: torch.dtype = torch.float32) -> torch.Tensor:
+    """A float matrix (n_images, n_pixels) of finite values, returned in ``dtype``.
+
+    float64 or float16 images are converted (the models hold float32); ``n_pixels=None`` takes any width.
+    """
+    check_matrix(x, name, shape=(None, n_pixels))  # also rejects meta, empty and NaN/inf matrices
+    return x.to(dtype)  # no copy when x already has this dtype
+
+
+def check_model_args(n_inputs, n_hidden, tie, activation, output, init_std, seed) -> None:
+    """The arguments of :class:`Autoencoder`; raises TypeError/ValueError naming the expected value."""
+    check_positive_int(n_inputs, "n_inputs")
+    check_positive_int(n_hidden, "n_hidden")
+    if n_inputs * n_hidden > MAX_WEIGHTS:
+        raise ValueError(f"n_inputs × n_hidden must be at most {MAX_WEIGHTS:,} weights; got {n_inputs} × {n_hidden}")
+    check_bool(tie, "tie")
+    check_choice(activation, "activation", ACTIVATIONS)
+    check_choice(output, "output", OUTPUTS)
+    if init_std is not None:
+        check_number(init_std, "init_std", minimum=0, strict=True, expected="a positive number or None (Glorot)")
+    check_positive_int(seed, "seed", minimum=0)
+
+
+def check_training_args(seeds, steps, batch_size, lr, eval_every, data) -> tuple[list[int], DigitsSplit]:
+    """The arguments of :func:`train_seeds`: returns the seeds as a list and the data (default: the split)."""
+    if isinstance(seeds, (str, bytes)) or not isinstance(seeds, Sequence):
+        raise TypeError(f"seeds must be a list of integers, e.g. [0, 1, 2]; got {seeds!r}")
+    seeds = [check_positive_int(s, "seed", minimum=0) for s in seeds]
+    if not seeds:
+        raise ValueError("seeds must list at least one seed, e.g. [0, 1, 2]")
+    check_positive_int(steps, "steps")
+    check_positive_int(eval_every, "eval_every")
+    check_number(lr, "lr", minimum=0, strict=True, expected="a positive learning rate, e.g. 0.01")
+    data = load_digits_split() if data is None else data
+    if not isinstance(data, DigitsSplit):
+        raise TypeError(f"data must be a DigitsSplit (from load_digits_split()); got {type(data).__name__}")
+    check_images(data.train, "data.train")
+    check_images(data.test, "data.test")
+    if check_positive_int(batch_size, "batch_size") > len(data.train):
+        raise ValueError(f"batch_size must be at most the {len(data.train)} training images; got {batch_size}")
+    return seeds, data
+
+
+# -- the record of a training run ------------------------------------------------------------
+@dataclass
+class Run:
+    """One training run: the model, its seed, the learning curves (full train and test MSE)."""
+
+    model: nn.Module
+    seed: int
+    steps: list[int] = field(default_factory=list)
+    train_mse: list[float] = field(default_factory=list)
+    test_mse: list[float] = field(default_factory=list)
+
+    def record(self, step: int, train_mse: float, test_mse: float) -> None:
+        self.steps.append(step)
+        self.train_mse.append(train_mse)
+        self.test_mse.append(test_mse)
+
+    @property
+    def final_test_mse(self) -> float:
+        return self.test_mse[-1]
+
+    @property
+    def final_train_mse(self) -> float:
+        return self.train_mse[-1]
+
+
+def summarise(runs: Sequence[Run], which: str = "test") -> tuple[float, float]:
+    """(mean, sample std) of the final train or test MSE over runs (std 0 for a single run).
+
+    A diverged run (NaN or inf error) raises a ValueError that names its seed: a mean over it means nothing.
+    """
+    check_choice(which, "which", ("train", "test"))
+    if isinstance(runs, Run) or not isinstance(runs, Sequence) or not runs \
+            or not all(isinstance(r, Run) for r in runs):
+        raise TypeError(f"runs must be a non-empty list of Run (what train_seeds returns); got {runs!r:.80}")
+    values = [r.final_test_mse if which == "test" else r.final_train_mse for r in runs]
+    diverged = [r.seed for r, v in zip(runs, values, strict=True) if not math.isfinite(v)]
+    if diverged:
+        raise ValueError(f"the runs with seeds {diverged} diverged (final {which} MSE is NaN or inf); "
+                         "lower lr or init_std before comparing means")
+    mean = math.fsum(values) / len(values)
+    std = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (len(values) - 1)) if len(values) > 1 else 0.0
+    return mean, std
+
+
+# -- the PCA floor ------------------------------------------------------------------------------
+def principal_axes(train: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Training mean (d,) and principal directions (rows of Vᵀ, by decreasing variance), in float64."""
+    train = check_images(train, "train", None, torch.float64)
+    if train.shape[0] < 2:
+        raise ValueError(f"train must hold at least 2 images (rows) to have principal axes; got {train.shape[0]}")
+    mean = train.mean(0)
+    _, _, vh = torch.linalg.svd(train - mean, full_matrices=False)
+    return mean, vh
+
+
+def _check_components(k, vh: torch.Tensor) -> int:
+    k = check_positive_int(k, "k (components)")
+    if k > vh.shape[0]:
+        raise ValueError(f"k (components) must be at most {vh.shape[0]} (min of images and pixels); got {k}")
+    return k
+
+
+def _project(x: torch.Tensor, mean: torch.Tensor, basis: torch.Tensor) -> torch.Tensor:
+    return (x - mean) @ basis.T @ basis + mean
+
+
+def pca_reconstruct(train: torch.Tensor, x: torch.Tensor, k: int) -> torch.Tensor:
+    """Project ``x`` onto the k-dimensional principal affine subspace of ``train``, in float64."""
+    mean, vh = principal_axes(train)
+    x = check_images(x, "x", mean.shape[0], torch.float64)
+    return _project(x, mean, vh[:_check_components(k, vh)])
+
+
+def pca_mse(train: torch.Tensor, x: torch.Tensor, k: int) -> float:
+    """Mean squared error per pixel of the k-component PCA reconstruction of ``x`` (fit on ``train``)."""
+    return F.mse_loss(pca_reconstruct(train, x, k), x.double()).item()  # x was checked by pca_reconstruct
+
+
+def pca_mse_curve(train: torch.Tensor, x: torch.Tensor, ks: Sequence[int]) -> list[float]:
+    """``pca_mse(train, x, k)`` for every k in ``ks``, from a single SVD of ``train``."""
+    if isinstance(ks, (str, bytes)) or not isinstance(ks, Sequence) or not ks:
+        raise TypeError(f"ks must be a non-empty list of component counts, e.g. [1, 2, 4]; got {ks!r:.80}")
+    mean, vh = principal_axes(train)
+    x = check_images(x, "x", mean.shape[0], torch.float64)
+    ks = [_check_components(k, vh) for k in ks]
+    return [F.mse_loss(_project(x, mean, vh[:k]), x).item() for k in ks]
+
+
+def subspace_overlap(weight: torch.Tensor, train: torch.Tensor) -> float:
+    """How much of the k-dimensional principal subspace the k rows of ``weight`` span: mean cos² of
+    the principal angles, 1.0 = the same subspace, k/d = a random one."""
+    _, vh = principal_axes(train)
+    weight = check_images(weight.detach() if isinstance(weight, torch.Tensor) else weight, "weight",
+                          vh.shape[1], torch.float64)  # k rows of d weights: checked like k images
+    if weight.shape[0] > vh.shape[0]:
+        raise ValueError(f"weight must have at most {vh.shape[0]} rows (principal directions); got {weight.shape[0]}")
+    q, _ = torch.linalg.qr(weight.T)  # orthonormal basis of the row space, (d, k)
+    return torch.linalg.svdvals(vh[:weight.shape[0]] @ q).square().mean().item()
+
+
+def orthonormality_gap(weight: torch.Tensor) -> float:
+    """‖W Wᵀ − I‖_F / √h: 0 when the rows of W are orthonormal (the tied linear optimum)."""
+    w = check_images(weight.detach() if isinstance(weight, torch.Tensor) else weight, "weight", None, torch.float64)
+    eye = torch.eye(w.shape[0], dtype=w.dtype)
+    return (torch.linalg.matrix_norm(w @ w.T - eye) / math.sqrt(w.shape[0])).item()

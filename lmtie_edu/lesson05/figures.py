@@ -1,0 +1,147 @@
+"""Lesson 05 — the figures and the retraining panel of the tied-autoencoder lesson.
+
+The panel retrains with a training function: the lesson passes its own ``train_seeds`` (the cell); the
+default is the identical copy in :mod:`lmtie_edu.lesson05.model`.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+
+import ipywidgets as widgets
+import numpy as np
+import torch
+
+from lmtie_edu.kit.panels import PanelResult, TiePanel
+from lmtie_edu.kit.plotting import new_figure
+from lmtie_edu.shared.models import count_parameters
+from lmtie_edu.shared.validation import check_choice, check_positive_int
+
+from . import experiment as ae
+from . import model as autoencoder_model
+
+SHOWN_DIGITS = 8  # test images shown in the panel's reconstructions
+
+
+def digit_montage(rows: Sequence[torch.Tensor], gap: int = 1) -> np.ndarray:
+    """Tile rows of 8×8 images into one array (one imshow: fast to draw), NaN in the gaps."""
+    if isinstance(rows, torch.Tensor) or not isinstance(rows, Sequence) or not rows:
+        raise TypeError("rows must be a non-empty list of (n, 64) tensors, one per row of the montage")
+    rows = [np.asarray(ae.check_images(r.detach() if isinstance(r, torch.Tensor) else r, f"rows[{i}]"),
+                       dtype=float).reshape(-1, 8, 8) for i, r in enumerate(rows)]
+    gap = check_positive_int(gap, "gap", minimum=0)
+    n_rows, n_cols = len(rows), max(len(r) for r in rows)
+    out = np.full((n_rows * (8 + gap) - gap, n_cols * (8 + gap) - gap), np.nan)
+    for i, images in enumerate(rows):
+        for j, image in enumerate(images):
+            out[i * (8 + gap):i * (8 + gap) + 8, j * (8 + gap):j * (8 + gap) + 8] = image
+    return out
+
+
+def normalised_rows(weight: torch.Tensor) -> torch.Tensor:
+    """Each row divided by its largest absolute value, so filters of different sizes share one colour scale."""
+    w = ae.check_images(weight.detach() if isinstance(weight, torch.Tensor) else weight, "weight", None)
+    return w / w.abs().amax(dim=1, keepdim=True).clamp_min(1e-12)
+
+
+def draw_digits(ax, rows: Sequence[torch.Tensor], *, title: str = "", row_labels: Sequence[str] = (),
+                symmetric: bool = False):
+    """Rows of digits (or filters, with ``symmetric=True``) as one image."""
+    montage = digit_montage(rows)
+    if symmetric:
+        limit = float(np.nanmax(np.abs(montage))) or 1.0
+        ax.imshow(montage, cmap="RdBu_r", vmin=-limit, vmax=limit, interpolation="nearest")
+    else:
+        ax.imshow(montage, cmap="gray_r", vmin=0, vmax=1, interpolation="nearest")
+    ax.set_xticks([])
+    ax.set_yticks([4 + 9 * i for i in range(len(row_labels))], list(row_labels), fontsize=8)
+    ax.set_title(title, fontsize=10)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+
+
+def draw_curves(ax, runs: Sequence[ae.Run], *, label: str, color: str, floor: float | None = None):
+    """Held-out MSE against steps, one line per seed (log scale)."""
+    for i, run in enumerate(runs):
+        ax.plot(run.steps, run.test_mse, color=color, alpha=0.8, lw=1.2, label=label if i == 0 else None)
+    if floor is not None:
+        ax.axhline(floor, color="black", ls="--", lw=1, label="PCA floor (held-out)")
+    ax.set_yscale("log")
+    ax.set_xlabel("training step")
+    ax.set_ylabel("held-out MSE per pixel")
+    ax.legend(fontsize=8)
+
+
+def draw_error_bars(ax, entries: Sequence[tuple[str, Sequence[ae.Run], str]], *, floor: float | None = None):
+    """Bars of held-out MSE mean ± std over seeds, each seed as a dot; optional PCA floor line."""
+    for i, (_label, runs, color) in enumerate(entries):
+        mean, std = ae.summarise(runs)
+        ax.bar(i, mean, yerr=std, color=color, alpha=0.6, capsize=6)
+        ax.plot([i] * len(runs), [r.final_test_mse for r in runs], "k.", ms=4)
+    ax.set_xticks(range(len(entries)), [label for label, _, _ in entries], fontsize=8)
+    if floor is not None:
+        ax.axhline(floor, color="black", ls="--", lw=1, label="PCA floor")
+        ax.legend(fontsize=8)
+    ax.set_ylabel("held-out MSE per pixel")
+
+
+def _significant(value: float, digits: int = 3) -> str:
+    """``digits`` significant digits, as text: a trained float32 error differs in later digits across CPUs."""
+    return f"{value:#.{digits}g}"
+
+
+def autoencoder_figure(tie: bool = True, hidden: int = 16, activation: str = "sigmoid", output: str = "linear",
+                       seeds: Sequence[int] = ae.PANEL_SEEDS, train: Callable | None = None) -> PanelResult:
+    """Retrain the chosen configuration once per seed with ``train`` (nothing cached) and draw what came out."""
+    hidden = check_positive_int(hidden, "hidden")
+    if hidden > ae.N_PIXELS:
+        raise ValueError(f"hidden must be at most {ae.N_PIXELS} (the number of pixels); got {hidden}")
+    check_choice(activation, "activation", ae.ACTIVATIONS)
+    check_choice(output, "output", ae.OUTPUTS)
+    train = autoencoder_model.train_seeds if train is None else train  # the copy of the lesson's cell by default
+    data = ae.load_digits_split()
+    runs = train(hidden, tie=tie, activation=activation, output=output, seeds=seeds, data=data)
+    floor = ae.pca_mse(data.train, data.test, hidden)
+    mean, std = ae.summarise(runs)
+    name = f"{'tied' if tie else 'untied'} {activation}, h={hidden}" + (", sigmoid out" if output == "sigmoid" else "")
+    color = "tab:blue" if tie else "tab:orange"
+    fig, (bars, curves, recon) = new_figure(1, 3, size=(11.0, 3.4))
+    # fixed positions (no layout engine: a redraw renders once): narrow bars, wide reconstructions
+    for ax, box in ((bars, [0.07, 0.2, 0.13, 0.68]), (curves, [0.29, 0.14, 0.30, 0.74]), (recon, [0.68, 0.08, 0.31, 0.8])):
+        ax.set_position(box)
+    draw_error_bars(bars, [(name.replace(", ", "\n"), runs, color)])
+    bars.bar(1, floor, color="gray", alpha=0.6)
+    bars.set_xticks([0, 1], [name.replace(", ", "\n"), f"PCA\nk={hidden}"], fontsize=7)
+    bars.set_title(f"held-out MSE, {len(runs)} seeds:\n{mean / floor:.2f}× the PCA floor", fontsize=10)
+    draw_curves(curves, runs, label=name, color=color, floor=floor)
+    curves.set_title("learning curves (one line per seed)", fontsize=10)
+    shown = data.test[:SHOWN_DIGITS]
+    with torch.no_grad():
+        recon_rows = [shown, runs[0].model(shown).clamp(0, 1), ae.pca_reconstruct(data.train, shown, hidden).clamp(0, 1)]
+    draw_digits(recon, recon_rows, title="test digits and reconstructions (seed 0)",
+                row_labels=["input", "autoencoder", f"PCA k={hidden}"])
+    return PanelResult(fig, {
+        "seeds": str(list(seeds)),
+        "held-out MSE mean": _significant(mean),
+        "held-out MSE std": _significant(std, 2),
+        "PCA floor (held-out)": _significant(floor),
+        "mean / PCA": _significant(mean / floor),
+        "parameters": count_parameters(runs[0].model),
+    })
+
+
+def autoencoder_panel(tie: bool = True, hidden: int = 16, activation: str = "sigmoid", output: str = "linear",
+                      train: Callable | None = None) -> TiePanel:
+    """Widget: tie toggle, hidden size, code activation, output; every change retrains 3 seeds from scratch
+    with ``train`` (the lesson passes its own ``train_seeds``)."""
+    if train is not None and not callable(train):
+        raise TypeError(f"train must be a training function like train_seeds; got {type(train).__name__}")
+    controls = {
+        "hidden": widgets.IntSlider(value=hidden, min=2, max=ae.N_PIXELS, step=1, description="hidden h",
+                                    continuous_update=False),
+        "activation": widgets.Dropdown(options=list(ae.ACTIVATIONS), value=activation, description="activation"),
+        "output": widgets.Dropdown(options=list(ae.OUTPUTS), value=output, description="output"),
+    }
+    return TiePanel(functools.partial(autoencoder_figure, train=train), controls=controls, tie=tie,
+                    title="Tied (W, Wᵀ) or untied autoencoder on 8×8 digits — every change retrains 3 seeds")

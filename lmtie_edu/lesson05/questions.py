@@ -1,0 +1,44 @@
+"""Lesson 05: the predict-first questions' options, answers and explanations.
+
+Each question itself is written once, in the lesson's "Predict first." markdown cell just above the cell
+that asks it (``predict.<name>.ask()``); the widget shows only the choices, so nothing is read twice.
+"""
+
+from lmtie_edu.kit.predict import Choice
+
+listed_parameters = Choice(
+    "listed_parameters",
+    ["W and Wᵀ as two matrices, plus the two biases", "W once, plus the two biases", "W only: the biases are tied too"],
+    "W once, plus the two biases",
+    "Wᵀ is not a tensor of its own: the decoder calls W.t() in every forward pass, a view that reads W's memory "
+    "with the strides swapped, so there is nothing to register. The biases live in different spaces (h numbers "
+    "for the code, d for the pixels), so each side keeps its own.",
+)
+
+gradient_norm = Choice(
+    "gradient_norm",
+    ["it is the sum of the two norms", "it is larger than each part's norm",
+     "it can be smaller than the larger part's norm"],
+    "it can be smaller than the larger part's norm",
+    "The gradients add as matrices, not as norms: the norm of a sum reaches the sum of the norms only when both "
+    "parts point the same way. Here the two paths partly pull W in opposite directions, so the sum is shorter "
+    "than the decoder-path part alone.",
+)
+
+tied_share = Choice(
+    "tied_share",
+    ["exactly 0.5", "a little above 0.5", "a little below 0.5"],
+    "a little above 0.5",
+    "Tying removes the d×h decoder matrix and nothing else: the tied model has dh + h + d parameters, the untied "
+    "one 2dh + h + d. Both keep the h + d bias numbers, so the ratio is above one half, and approaches it only "
+    "when d·h dwarfs h + d.",
+)
+
+linear_tie_wins = Choice(
+    "linear_tie_wins",
+    ["tied, clearly (beyond seed noise)", "untied, clearly (beyond seed noise)", "no difference beyond seed noise"],
+    "tied, clearly (beyond seed noise)",
+    "Both have the same best possible error (PCA's, section 5 shows why), so the difference is speed: the tied "
+    "W is pulled by both paths at once and has half the matrix weights to fit, while the untied model is still "
+    "descending when the budget runs out.",
+)

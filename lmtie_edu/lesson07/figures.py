@@ -1,0 +1,161 @@
+"""Lesson 07 — the tying-method panel: share, copy, or a new Parameter after the optimiser.
+
+The lesson's cells run each method once and print what happens; this module replays the same small
+experiment (``TinyLM(16, 8)``, Adam, a fixed batch) for the panel, following three entries of the
+embedding E and of the head H over the optimiser steps.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import ipywidgets as widgets
+import torch
+import torch.nn.functional as F
+from matplotlib.ticker import MaxNLocator
+from torch import nn
+
+from lmtie_edu.kit.panels import PanelResult, TiePanel
+from lmtie_edu.kit.plotting import new_figure
+from lmtie_edu.shared.models import TinyLM
+from lmtie_edu.shared.seeding import seeded
+from lmtie_edu.shared.tying import shares_parameter
+from lmtie_edu.shared.validation import check_bool, check_choice, check_number
+
+from .pitfalls import check_size, demo_data, in_optimiser
+
+METHODS = ("share", "copy", "new Parameter after optimiser")
+# Which entries of the (V, d) matrices the panel follows: (token row, dimension).
+TRACKED = ((1, 0), (4, 2), (7, 5))
+
+
+def build_with_method(method: str, *, tie: bool = True, vocab_size: int = 16, d_model: int = 8,
+                      seed: int = 0, lr: float = 0.05) -> tuple[TinyLM, torch.optim.Optimizer]:
+    """A TinyLM and its Adam optimiser, the head 'tied' to the embedding by ``method``.
+
+    - ``"share"``: ``head.weight = embedding.weight`` *before* the optimiser is built — a real tie.
+    - ``"copy"``: two Parameters, the head's values copied from the embedding (``copy_``) — equal
+      at step 0, independent afterwards.
+    - ``"new Parameter after optimiser"``: the optimiser is built first, then a *new*
+      ``nn.Parameter`` is put into both modules — a real tie that the optimiser never sees.
+    ``tie=False`` ignores ``method``: two independently initialised matrices (the baseline).
+    """
+    check_choice(method, "method", METHODS)
+    check_bool(tie, "tie")
+    vocab_size = check_size(vocab_size, "vocab_size", minimum=2, maximum=100_000)
+    d_model = check_size(d_model, "d_model", maximum=4096)
+    check_number(lr, "lr", minimum=0, strict=True)
+    with seeded(seed):  # TinyLM draws its weights from the global generator; the learner's is restored
+        model = TinyLM(vocab_size, d_model, tie=tie and method == "share")
+    if tie and method == "copy":
+        with torch.no_grad():
+            model.head.weight.copy_(model.embedding.weight)
+    optimiser = torch.optim.Adam(model.parameters(), lr=lr)
+    if tie and method == "new Parameter after optimiser":
+        shared = nn.Parameter(model.embedding.weight.detach().clone())
+        model.embedding.weight = shared
+        model.head.weight = shared
+    return model, optimiser
+
+
+def track_tying(method: str, *, tie: bool = True, steps: int = 10, seed: int = 0) -> dict:
+    """Train a few Adam steps on a fixed batch; record the tracked entries of both matrices at every step.
+
+    Returns ``embedding`` and ``head`` ((steps + 1, len(TRACKED)) tensors: the values of the tracked
+    entries), ``max_difference`` (max |E − H| over the whole matrix, per step), ``moved`` (max |E − E₀|
+    per step) and whether the two matrices are one Parameter / in the optimiser.
+    """
+    steps = check_size(steps, "steps", maximum=1000)
+    model, optimiser = build_with_method(method, tie=tie, seed=seed)
+    inputs, targets = demo_data(model.vocab_size, model.context, seed=seed)
+    start = model.embedding.weight.detach().clone()
+    rows, cols = zip(*TRACKED, strict=True)
+    emb, head, difference, moved = [], [], [], []
+
+    def record():
+        e, h = model.embedding.weight.detach(), model.head.weight.detach()
+        emb.append(e[list(rows), list(cols)].clone())
+        head.append(h[list(rows), list(cols)].clone())
+        difference.append((e - h).abs().max().item())
+        moved.append((e - start).abs().max().item())
+
+    record()
+    for _ in range(steps):
+        loss = F.cross_entropy(model(inputs), targets)
+        optimiser.zero_grad(set_to_none=True)
+        loss.backward()
+        optimiser.step()
+        record()
+    return {
+        "embedding": torch.stack(emb), "head": torch.stack(head),
+        "max_difference": difference, "moved": moved,
+        "one Parameter": shares_parameter(model.embedding.weight, model.head.weight),
+        "embedding in optimiser": in_optimiser(model.embedding.weight, optimiser),
+        "head in optimiser": in_optimiser(model.head.weight, optimiser),
+    }
+
+
+@functools.lru_cache(maxsize=64)
+def _cached_track(method: str, tie: bool, steps: int) -> dict:
+    # A learner flips back and forth between the same few states: train each state once.
+    return track_tying(method, tie=tie, steps=steps)
+
+
+def tying_method_figure(tie: bool = True, method: str = "share", steps: int = 10) -> PanelResult:
+    """The lesson 07 panel: tracked entries of E (solid) and H (dashed) over optimiser steps, and max |E − H|."""
+    check_choice(method, "method", METHODS)
+    check_bool(tie, "tie")
+    steps = check_size(steps, "steps", maximum=1000)
+    out = _cached_track(method, tie, steps)
+    label = method if tie else "tie off: two independent matrices"
+    # Each title states what the run shows, read off the numbers (not assumed from the method's name).
+    equal, trained = max(out["max_difference"]) == 0.0, out["moved"][-1] > 0
+    story = {(True, True): "one matrix, and it trains", (True, False): "one matrix, never updated",
+             (False, True): "start equal, then drift apart" if out["max_difference"][0] == 0 else "two different matrices"}
+    fig, (left, right) = new_figure(1, 2, size=(8.6, 3.4), margins={"left": 0.1})
+    x = range(steps + 1)
+    colours = ("tab:blue", "tab:orange", "tab:green")
+    for k, (row, col) in enumerate(TRACKED):
+        left.plot(x, out["embedding"][:, k], color=colours[k], lw=2.2, label=f"E[{row},{col}]")
+        left.plot(x, out["head"][:, k], color=colours[k], lw=1.4, ls="--", marker=".", label=f"H[{row},{col}]")
+    values = torch.cat([out["embedding"].flatten(), out["head"].flatten()])
+    low, high = values.min().item(), values.max().item()
+    span = max(high - low, 0.1)
+    left.set_ylim(low - 0.08 * span, high + 0.45 * span)  # headroom: the legend sits above the lines
+    left.set_title(f"{label}: {story.get((equal, trained), 'E does not train')}" if tie else label, fontsize=9)
+    left.set_xlabel("optimiser step")
+    left.set_ylabel("weight value")
+    left.legend(fontsize=6.5, ncol=3, loc="upper left", title="E solid, H dashed", title_fontsize=6.5)
+    # grey first and with bigger markers: when both lines sit at zero, both stay visible
+    right.plot(x, out["moved"], color="tab:gray", marker="s", ms=6, label="max |E − E₀| (did E move?)")
+    right.plot(x, out["max_difference"], color="tab:red", marker="o", ms=3, label="max |E − H|")
+    right.set_title(f"{'E = H at every step' if equal else 'E and H differ'}; "
+                    f"{'E moves' if trained else 'E never moves'}", fontsize=9)
+    right.set_xlabel("optimiser step")
+    right.set_ylim(bottom=-0.02, top=max(0.1, max(out["max_difference"] + out["moved"])) * 1.3)
+    right.legend(fontsize=7, loc="upper left")
+    for ax in (left, right):
+        # Few, whole-number ticks: text layout is most of a redraw's cost.
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=5, integer=True))
+        ax.yaxis.set_major_locator(MaxNLocator(nbins=5))
+    return PanelResult(fig, {
+        "method": label,
+        "one Parameter (E is H)": out["one Parameter"],
+        "E in optimiser": out["embedding in optimiser"],
+        "H in optimiser": out["head in optimiser"],
+        "max |E − H| at step 0": out["max_difference"][0],
+        f"max |E − H| after {steps} steps": out["max_difference"][-1],
+        f"max |E − E₀| after {steps} steps": out["moved"][-1],
+    })
+
+
+def tying_method_panel(method: str = "share", steps: int = 10, tie: bool = True) -> TiePanel:
+    """Widget: choose how the head is 'tied' and watch both matrices over a few Adam steps."""
+    check_choice(method, "method", METHODS)
+    steps = check_size(steps, "steps", maximum=40, why="the range of the steps slider")
+    check_bool(tie, "tie")
+    method_control = widgets.ToggleButtons(options=list(METHODS), value=method, description="method",
+                                           style={"button_width": "auto"})
+    steps_control = widgets.IntSlider(value=steps, min=1, max=40, description="steps", continuous_update=False)
+    return TiePanel(tying_method_figure, controls={"method": method_control, "steps": steps_control}, tie=tie,
+                    title="Share, copy, or tie after the optimiser: which one trains one matrix?")

@@ -1,1 +1,0 @@
-"""The predict-then-run questions of each lesson (``lessonNN.py``), asked with ``question.ask()``."""

@@ -1,0 +1,245 @@
+"""The Chinese edition (tools/zh.py) cannot silently fall out of date.
+
+For every English lesson: each markdown cell has a Chinese translation that is not fuzzy (an English cell
+edited since it was translated counts as stale, as gettext's msgmerge would mark it); the committed
+notebooks/zh_CN/<lesson> is exactly what `python -m tools.zh build` writes now; and its code cells,
+outputs, execution counts and widget state are the English lesson's (compared, not re-executed).
+The rest tests the tool itself on small notebooks: gettext update rules, links, badges, bad input.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tools import colab, zh
+from tools.i18n import catalogue, edition, pofile
+from tools.i18n.errors import TranslationError
+
+REPO = Path(__file__).resolve().parents[2]
+
+LESSONS = catalogue.english_lessons()
+GLOSSARY = REPO / "docs" / "glossary.md"
+
+
+def lesson_ids(paths):
+    return [path.stem for path in paths]
+
+
+# -- the committed edition ---------------------------------------------------------------------------------
+def test_there_are_english_lessons_to_translate():
+    assert LESSONS and LESSONS[0].name == "01_embedding_lookup.ipynb"
+    assert all(path.parent == REPO / "notebooks" for path in LESSONS), "a built Chinese lesson was taken for English"
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lesson_ids(LESSONS))
+def test_every_english_markdown_cell_has_a_current_translation(lesson):
+    notebook = catalogue.read_notebook(lesson)
+    found = catalogue.problems(lesson, notebook, catalogue.merged(lesson, notebook))
+    assert not found, (f"{len(found)} cell(s) of {lesson.name} without a current Chinese translation — run "
+                       "`python -m tools.zh extract`, translate or review them in "
+                       f"translations/zh_CN/{lesson.stem}.po (clear the fuzzy flag), then `make zh`:\n"
+                       + "\n".join(map(str, found)))
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lesson_ids(LESSONS))
+def test_built_chinese_lesson_is_what_the_build_writes_now(lesson):
+    target = edition.chinese_path(lesson)
+    assert target.is_file(), f"{target.relative_to(REPO)} is missing: run `make zh`"
+    try:
+        expected = edition.build_notebook(lesson)
+    except TranslationError as error:
+        pytest.fail(str(error), pytrace=False)
+    assert target.read_text(encoding="utf-8") == expected, (
+        f"{target.relative_to(REPO)} differs from what `python -m tools.zh build` writes now (the English "
+        "lesson or its catalogue changed since it was built): run `make zh`")
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lesson_ids(LESSONS))
+def test_chinese_code_cells_outputs_and_widget_state_are_the_english_ones(lesson):
+    target = edition.chinese_path(lesson)
+    if not target.is_file():
+        pytest.fail(f"{target.relative_to(REPO)} is missing: run `make zh`", pytrace=False)
+    english, chinese = (json.loads(path.read_text(encoding="utf-8")) for path in (lesson, target))
+    assert chinese["metadata"] == english["metadata"], f"{target.name}: notebook metadata (widget state) differs"
+    assert [(c["cell_type"], c.get("id")) for c in chinese["cells"]] == \
+           [(c["cell_type"], c.get("id")) for c in english["cells"]], f"{target.name}: cells differ in kind or order"
+    for index, (en, zh_cell) in enumerate(zip(english["cells"], chinese["cells"], strict=True)):
+        if en["cell_type"] == "code":
+            assert zh_cell == en, f"{target.name} cell {index}: code, outputs or execution count differ from English"
+        else:
+            assert zh_cell["metadata"] == en["metadata"], f"{target.name} cell {index}: metadata differs"
+
+
+def test_nbval_over_notebooks_leaves_the_chinese_lessons_out(pytestconfig):
+    """`pytest --nbval notebooks` (make test) recurses into folders, skipping those matching norecursedirs: the
+    Chinese lessons must not be re-executed (their code and outputs are the English ones, compared above)."""
+    patterns = pytestconfig.getini("norecursedirs")
+    assert any(fnmatch.fnmatch(edition.CHINESE_DIR.name, pattern) for pattern in patterns), (
+        f"nbval would execute every cell of notebooks/{edition.CHINESE_DIR.name}/ again: add "
+        f"\"{edition.CHINESE_DIR.name}\" to norecursedirs in pyproject.toml [tool.pytest.ini_options] (now {patterns})")
+
+
+def glossary_avoided_terms() -> dict[str, str]:
+    """docs/glossary.md's last column: Chinese words not to use, each mapped to the term to use instead."""
+    avoided = {}
+    for line in GLOSSARY.read_text(encoding="utf-8").splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) == 4 and cells[3] and not set(cells[3]) <= set("-: ") and cells[0] != "English":
+            for word in re.split(r"[、,，]\s*", cells[3]):
+                avoided[word.strip()] = cells[1]
+    return avoided
+
+
+def test_translations_use_the_glossary_terms():
+    avoided = glossary_avoided_terms()
+    assert avoided, f"{GLOSSARY} lists no terms to avoid (its table's 4th column)"
+    found = []
+    for path in sorted(catalogue.CATALOGUE_DIR.glob("*.po")):
+        for message in pofile.read_catalogue(path):
+            for word, use in avoided.items():
+                at = (message.string or "").find(word) if message.id else -1
+                if at >= 0:
+                    found.append(f"{path.name}: {word!r} (glossary: {use}) in "
+                                 f"{message.string[max(0, at - 25):at + len(word) + 25]!r}")
+    assert not found, "translations use terms that docs/glossary.md replaces:\n" + "\n".join(found)
+
+
+# -- the tool on small notebooks ---------------------------------------------------------------------------
+def markdown_notebook(*texts: str) -> dict:
+    cells = [{"cell_type": "markdown", "id": f"c{i}", "metadata": {}, "source": text} for i, text in enumerate(texts)]
+    cells.append({"cell_type": "code", "id": "code", "metadata": {}, "execution_count": 1, "source": "1 + 1",
+                  "outputs": [{"output_type": "execute_result", "execution_count": 1, "metadata": {},
+                               "data": {"text/plain": "2"}}]})
+    return {"cells": cells, "metadata": {"widgets": {"state": "kept"}}, "nbformat": 4, "nbformat_minor": 5}
+
+
+@pytest.fixture
+def scratch(tmp_path, monkeypatch):
+    """A lesson folder, a catalogue folder and a Chinese folder of its own, all in tmp_path."""
+    monkeypatch.setattr(catalogue, "CATALOGUE_DIR", tmp_path / "po")
+    monkeypatch.setattr(edition, "CHINESE_DIR", tmp_path / "zh_CN")
+    (tmp_path / "en").mkdir()
+
+    def write_lesson(*texts: str) -> Path:
+        path = tmp_path / "en" / "01_toy.ipynb"
+        path.write_text(json.dumps(markdown_notebook(*texts)), encoding="utf-8")
+        return path
+
+    return write_lesson
+
+
+def translate_all(lesson: Path, **chinese_by_english: str) -> None:
+    po = pofile.read_catalogue(catalogue.catalogue_path(lesson))
+    for message in po:
+        if message.id in chinese_by_english:
+            message.string, message.flags = chinese_by_english[message.id], set()
+    catalogue.catalogue_path(lesson).write_bytes(pofile.render(po))
+
+
+def test_extract_then_build_then_an_edit_makes_the_entry_fuzzy(scratch):
+    lesson = scratch("# Lesson 01 — Toy", "Tying joins two matrices of shape $(V, d)$.")
+    assert catalogue.extract(lesson) and not catalogue.extract(lesson), "a second extract must change nothing"
+    translate_all(lesson, **{"# Lesson 01 — Toy": "# 第 01 课 — 玩具",
+                             "Tying joins two matrices of shape $(V, d)$.": "绑定连接两个形状为 $(V, d)$ 的矩阵。"})
+    assert edition.write(lesson)
+    built = json.loads(edition.chinese_path(lesson).read_text(encoding="utf-8"))
+    assert ["".join(cell["source"]) for cell in built["cells"][:2]] == ["# 第 01 课 — 玩具", "绑定连接两个形状为 $(V, d)$ 的矩阵。"]
+    code = built["cells"][2]
+    assert ("".join(code["source"]), code["execution_count"], "".join(code["outputs"][0]["data"]["text/plain"])) == \
+        ("1 + 1", 1, "2") and built["metadata"] == {"widgets": {"state": "kept"}}
+
+    scratch("# Lesson 01 — Toy", "Tying joins two matrices of shape $(V, d)$, the same shape.", "A new cell.")
+    with pytest.raises(TranslationError) as refused:
+        edition.build_notebook(lesson)
+    assert "01_toy: markdown cell 1 (id c1) changed in English since it was translated" in str(refused.value)
+    assert "01_toy: markdown cell 2 (id c2) has no Chinese translation: 'A new cell.'" in str(refused.value)
+    assert catalogue.extract(lesson)
+    text = catalogue.catalogue_path(lesson).read_text(encoding="utf-8")
+    assert "#, fuzzy\n#| msgid \"Tying joins two matrices of shape $(V, d)$.\"" in text, text
+    assert 'msgid "A new cell."\nmsgstr ""' in text
+    assert not catalogue.extract(lesson), "a second extract must keep the fuzzy entry and its old msgid as they are"
+
+
+def test_removed_english_cell_becomes_obsolete(scratch):
+    lesson = scratch("Kept.", "Removed later, and long enough to be nothing like the kept cell.")
+    catalogue.extract(lesson)
+    translate_all(lesson, **{"Kept.": "保留。"})
+    scratch("Kept.")
+    catalogue.extract(lesson)
+    po = pofile.read_catalogue(catalogue.catalogue_path(lesson))
+    assert [m.id for m in po if m.id] == ["Kept."] and list(po.obsolete) == [
+        "Removed later, and long enough to be nothing like the kept cell."]
+
+
+def test_build_refuses_a_translation_that_changes_a_formula_or_a_link(scratch):
+    lesson = scratch("See [lesson 02](02_next.ipynb) for $h W^\\top$.")
+    catalogue.extract(lesson)
+    translate_all(lesson, **{"See [lesson 02](02_next.ipynb) for $h W^\\top$.": "见[第 02 课](03_next.ipynb)：$hW$。"})
+    with pytest.raises(TranslationError, match=r"01_toy: markdown cell 0 \(id c0\): link targets differ"):
+        edition.build_notebook(lesson)
+
+
+@pytest.mark.parametrize(("english", "chinese", "differences"), [
+    ("keeps `W[ids]` and $(V, d)$", "保留 $(V, d)$ 与 `W[ids]`", []),
+    ("a span `nn.Linear(d,\nV)` wrapped, ``x`y``", "换行的 `nn.Linear(d, V)`，``x`y``", []),
+    (r"cost $V\cdot d$ and `$HOME`", r"代价 $V \cdot d$，`$HOME`", ["formulas"]),
+    ("call `backward()`", "调用 `backward`", ["inline code"]),
+])
+def test_kept_differences_names_what_changed(english, chinese, differences):
+    found = edition.kept_differences(english, chinese)
+    assert [text.split(" differ")[0] for text in found] == differences, found
+
+
+@pytest.mark.parametrize(("english", "chinese"), [
+    ("[next](02_logits_as_inner_products.ipynb)", "[next](02_logits_as_inner_products.ipynb)"),
+    ("[README](../README.md)", "[README](../../README.zh-CN.md)"),
+    ("[where to run](../README.md#where-to-run-it)", "[where to run](../../README.zh-CN.md)"),
+    ("[guide](../docs/instructor.md)", "[guide](../../docs/instructor.md)"),
+    ("[figure](figures/a.png)", "[figure](../figures/a.png)"),
+    ("[web](https://github.com/x/y) [here](#summary)", "[web](https://github.com/x/y) [here](#summary)"),
+    ("See [the guide][g].\n\n[g]: ../docs/instructor.md", "See [the guide][g].\n\n[g]: ../../docs/instructor.md"),
+])
+def test_relink_from_one_folder_deeper(english, chinese):
+    assert edition.relink(english) == chinese
+
+
+def test_badges_open_the_chinese_lesson():
+    url = "https://github.com/owner/course"
+    english = colab.badge_source(url, "main", "01_embedding_lookup.ipynb")
+    assert edition.chinese_badges(english, "01_embedding_lookup.ipynb") == \
+        colab.badge_source(url, "main", "zh_CN/01_embedding_lookup.ipynb")
+    with pytest.raises(TranslationError, match="re-stamp|Re-stamp"):
+        edition.chinese_badges(english, "02_other.ipynb")
+
+
+def test_editing_a_copy_of_an_english_lesson_fails_the_check(tmp_path, capsys):
+    copy = tmp_path / LESSONS[0].name
+    shutil.copy(LESSONS[0], copy)
+    notebook = json.loads(copy.read_text(encoding="utf-8"))
+    index, cell = catalogue.translatable_cells(notebook)[1]
+    cell["source"] = catalogue.cell_source(cell).replace("\n", " (edited)\n", 1)
+    copy.write_text(json.dumps(notebook), encoding="utf-8")
+    assert zh.main(["check", str(copy)]) == 1
+    assert f"markdown cell {index} (id {cell['id']}) changed in English since it was translated" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("call", "expected"), [
+    (lambda tmp: catalogue.read_notebook(tmp / "notes.txt"), "expected an existing .ipynb lesson file"),
+    (lambda tmp: catalogue.read_notebook(tmp / "broken.ipynb"), "not a notebook (invalid JSON"),
+    (lambda tmp: pofile.read_catalogue(tmp / "broken.po"), "broken.po: not a readable gettext catalogue"),
+    (lambda tmp: zh.resolve_lesson("99"), "'99' is not one lesson of"),
+    (lambda tmp: zh.run("build", [str(tmp / "broken.ipynb")]), "build works on the lessons in"),
+])
+def test_bad_input_is_named(tmp_path, call, expected):
+    (tmp_path / "notes.txt").write_text("not a notebook")
+    (tmp_path / "broken.ipynb").write_text("{ not json")
+    (tmp_path / "broken.po").write_text('msgid "a"\nmsgstr "b"\nthis line is not gettext\n')
+    with pytest.raises(TranslationError) as error:
+        call(tmp_path)
+    assert expected in str(error.value)

@@ -1,0 +1,124 @@
+"""Lesson 01: one wrong answer per diagnosed mistake, and the shortcuts each check must refuse."""
+
+import torch
+import torch.nn.functional as F
+
+# -- bag_of_tokens ---------------------------------------------------------------------------------------------
+
+
+def bag_without_num_classes(W, ids):
+    return F.one_hot(ids).sum(dim=1).float() @ W
+
+
+def bag_with_integer_one_hot(W, ids):
+    return F.one_hot(ids, W.shape[0]).sum(dim=1) @ W
+
+
+def bag_not_summed(W, ids):
+    return F.one_hot(ids, W.shape[0]).float() @ W
+
+
+def bag_by_indexing(W, ids):
+    return W[ids].sum(dim=1)
+
+
+def bag_by_embedding(W, ids):
+    return F.embedding(ids, W).sum(dim=1)
+
+
+def bag_by_index_select(W, ids):
+    return W.index_select(0, ids.flatten()).reshape(*ids.shape, -1).sum(dim=1)
+
+
+def bag_as_list(W, ids):
+    return (F.one_hot(ids, W.shape[0]).sum(dim=1).float() @ W).tolist()
+
+
+# -- sgd_step_on_lookup -----------------------------------------------------------------------------------------
+
+
+def step_overwrites_repeats(W, ids, lr):
+    W = W.clone()
+    W[ids] -= lr            # indexed assignment: a repeated id is written once, not added up
+    return W
+
+
+def step_ascends(W, ids, lr):
+    return W + lr * torch.bincount(ids.flatten(), minlength=W.shape[0]).float().unsqueeze(1)
+
+
+def step_only(W, ids, lr):
+    return -lr * torch.bincount(ids.flatten(), minlength=W.shape[0]).float().unsqueeze(1).expand_as(W)
+
+
+def step_by_backward(W, ids, lr):
+    W = W.clone().requires_grad_(True)
+    W[ids].sum().backward()
+    return (W - lr * W.grad).detach()
+
+
+def step_by_optimiser(W, ids, lr):
+    W = torch.nn.Parameter(W.clone())
+    optimiser = torch.optim.SGD([W], lr=lr)
+    W[ids].sum().backward()
+    optimiser.step()
+    return W.detach()
+
+
+def step_by_autograd_grad(W, ids, lr):
+    W = W.clone().requires_grad_(True)
+    (grad,) = torch.autograd.grad(W[ids].sum(), W)
+    return (W - lr * grad).detach()
+
+
+def step_as_list(W, ids, lr):
+    return (W - lr * torch.bincount(ids.flatten(), minlength=W.shape[0]).float().unsqueeze(1)).tolist()
+
+
+# -- rows_reached -----------------------------------------------------------------------------------------------
+
+
+def rows_with_the_targets(ids, vocab_size, tie):
+    return list(range(vocab_size)) if tie else sorted(set(ids.tolist()))
+
+
+def rows_of_inputs_and_targets_when_tied(ids, vocab_size, tie):
+    return sorted(set(ids.tolist())) if tie else sorted(set(ids[:-1].tolist()))
+
+
+def rows_ignoring_the_tie(ids, vocab_size, tie):
+    return sorted(set(ids[:-1].tolist()))
+
+
+def rows_by_running_the_step(ids, vocab_size, tie):
+    from lmtie_edu.lesson01.lookup import next_token_gradient
+
+    return next_token_gradient(ids, tie=tie, vocab_size=vocab_size)["rows_touched"]
+
+
+def rows_as_tensor(ids, vocab_size, tie):
+    return torch.arange(vocab_size) if tie else torch.unique(ids[:-1])
+
+
+def rows_repeated(ids, vocab_size, tie):
+    return list(range(vocab_size)) if tie else ids[:-1].tolist()
+
+
+def rows_unsorted(ids, vocab_size, tie):
+    return list(range(vocab_size))[::-1] if tie else sorted(set(ids[:-1].tolist()), reverse=True)
+
+
+WRONG = {
+    "bag_of_tokens": {"no_num_classes": bag_without_num_classes, "integer_one_hot": bag_with_integer_one_hot,
+                      "not_summed": bag_not_summed},
+    "sgd_step_on_lookup": {"overwrite": step_overwrites_repeats, "ascent": step_ascends, "update_only": step_only},
+    "rows_reached": {"targets_as_inputs": rows_with_the_targets,
+                     "head_only_targets": rows_of_inputs_and_targets_when_tied,
+                     "tie_ignored": rows_ignoring_the_tie},
+}
+
+SHORTCUTS = {
+    "bag_of_tokens": [bag_by_indexing, bag_by_embedding, bag_by_index_select, bag_as_list],
+    "sgd_step_on_lookup": [step_by_backward, step_by_optimiser, step_by_autograd_grad, step_as_list],
+    "rows_reached": [rows_by_running_the_step, rows_as_tensor, rows_repeated, rows_unsorted],
+}

@@ -1,0 +1,238 @@
+"""`make bench`: how long a learner waits.
+
+Measures, on this machine:
+- each notebook's headless execution time (a fresh kernel per notebook, like nbval) and the
+  kernel's peak memory — budget 20 s, or ``metadata.lmtie_edu.budget_seconds`` of the notebook;
+- every interactive operation in ``registry()`` below (median of ≥ 5 runs, 21 for a redraw),
+  e.g. a redraw-only *tie weights* toggle — budget 150 ms.
+
+Prints a table and writes ``build/bench.json``. Exits 1 if a budget is missed.
+Run: ``python -m tools.bench [--only NAME_SUBSTRING] [--no-notebooks]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOK_BUDGET_SECONDS = 20.0
+REDRAW_BUDGET_SECONDS = 0.150
+
+
+@dataclass
+class Benchmark:
+    """One interactive operation: ``run()`` does it once and may return extra metrics (a dict).
+
+    ``setup()``, if given, runs once before the timed runs (and only if the benchmark is selected),
+    so building a panel or a model costs nothing when ``--only`` picks another benchmark.
+    """
+
+    name: str
+    run: Callable[[], dict | None]
+    budget_seconds: float
+    repeats: int = 21
+    extra: dict = field(default_factory=dict)
+    setup: Callable[[], None] | None = None
+
+
+def toggle_benchmark(name: str, make_panel: Callable, *, control: str = "tie",
+                     budget_seconds: float = REDRAW_BUDGET_SECONDS, repeats: int = 21) -> Benchmark:
+    """Flip one checkbox of a panel ``repeats`` times; each flip is one full redraw (compute + PNG)."""
+    state = {}
+
+    def setup():
+        state["widget"] = make_panel().controls[control]
+        flip()  # warm-up: caches and lazy imports are not what a learner waits for on every click
+        flip()
+
+    def flip():
+        state["widget"].value = not state["widget"].value
+
+    return Benchmark(name, flip, budget_seconds, repeats, setup=setup)
+
+
+def _factory(target: str) -> Callable:
+    """``"module:function"`` → a callable that imports the module only when called."""
+    module_name, function_name = target.split(":")
+
+    def make(*args, **kwargs):
+        return getattr(importlib.import_module(module_name), function_name)(*args, **kwargs)
+
+    return make
+
+
+def _lesson06_panel():
+    """Lesson 06's panel on stored runs shaped like the lesson's (2 amounts × tied/untied × 3 seeds, 10 curve
+    points): the redraw never trains, so made-up curves time it exactly."""
+    from lmtie_edu.lesson06 import figures as lm_figures
+
+    return lm_figures.tying_panel(synthetic_runs(knob=(75, 300), seeds=(0, 1, 2)))
+
+
+def _meta_build_benchmark() -> Benchmark:
+    """Build Llama-2-70B on the meta device (budget 1 s) and report the extra memory (budget 100 MiB)."""
+    from lmtie_edu.lesson04 import architectures
+    from tools.meta_memory import build_memory
+
+    name, bench = "Llama-2-70B", Benchmark("04 build Llama-2-70B on meta (d=8192, L=80)", lambda: None, 1.0, 5)
+
+    def setup() -> None:  # imports, one untimed build and the memory probe in its own process
+        total = sum(p.numel() for p in architectures.build_uncached(name).parameters())
+        memory = build_memory(name)
+        bench.extra.update(extra_mib=memory["extra_mib"], python_peak_mib=memory["python_peak_mib"],
+                           mib_budget=100, mib_ok=memory["extra_mib"] <= 100,
+                           real_fp32_gib=round(4 * total / architectures.GIB, 1))
+
+    def run() -> None:
+        architectures.build_uncached(name)  # uncached: every repeat really builds
+
+    bench.run, bench.setup = run, setup
+    return bench
+
+
+# Every interactive operation a learner waits for, one line each. The lessons' modules know nothing of
+# timing: a panel is named here as "module:factory" and imported only when its benchmark is selected.
+def registry() -> list[Benchmark]:
+    return [
+        toggle_benchmark("01 lookup panel: tie toggle", _factory("lmtie_edu.lesson01.lookup:lookup_panel")),
+        toggle_benchmark("02 logits panel: tie toggle", _factory("lmtie_edu.lesson02.figures:logits_panel")),
+        toggle_benchmark("03 gradient panel: tie toggle", _factory("lmtie_edu.lesson03.figures:decomposition_panel")),
+        toggle_benchmark("04 breakdown panel: tie toggle", _factory("lmtie_edu.lesson04.counts:breakdown_panel")),
+        _meta_build_benchmark(),
+        # a tie toggle retrains 3 seeds from scratch (there is no cache to hit)
+        toggle_benchmark("05 autoencoder panel: tie toggle (full retrain, 3 seeds)",
+                         _factory("lmtie_edu.lesson05.figures:autoencoder_panel"), budget_seconds=1.5, repeats=5),
+        toggle_benchmark("06 tying panel: tie toggle (cached curves)", _lesson06_panel),
+        toggle_benchmark("07 tying-method panel: tie toggle", _factory("lmtie_edu.lesson07.figures:tying_method_panel")),
+    ]
+
+
+def measure(bench: Benchmark) -> dict:
+    """Set up once, then time ``bench.repeats`` runs; report the median against the budget."""
+    if bench.setup is not None:
+        bench.setup()
+    times, extra = [], dict(bench.extra)
+    for _ in range(bench.repeats):
+        started = time.perf_counter()
+        metrics = bench.run()
+        times.append(time.perf_counter() - started)
+        extra.update(metrics or {})
+    median = statistics.median(times)
+    return {"kind": "operation", "name": bench.name, "median_seconds": round(median, 4),
+            "max_seconds": round(max(times), 4), "repeats": bench.repeats,
+            "budget_seconds": bench.budget_seconds, **extra,
+            # a benchmark may report further budgets as extras named *_ok (e.g. memory): all must hold
+            "ok": median <= bench.budget_seconds and all(v for k, v in extra.items() if k.endswith("_ok"))}
+
+
+def run_operation_benchmarks(only: str | None) -> list[dict]:
+    return [measure(bench) for bench in registry() if not only or only in bench.name]
+
+
+def execute_notebook(path: Path) -> dict:
+    """Execute one notebook in a fresh kernel (run in a child process so its memory is measurable)."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(path, as_version=4)
+    budget = float(nb.metadata.get("lmtie_edu", {}).get("budget_seconds", NOTEBOOK_BUDGET_SECONDS))
+    client = NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}})
+    started = time.perf_counter()
+    client.execute()
+    seconds = time.perf_counter() - started
+    # The kernel was our child and has exited: RUSAGE_CHILDREN holds its peak resident memory (KiB).
+    peak_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return {"kind": "notebook", "name": path.name, "seconds": round(seconds, 2), "budget_seconds": budget,
+            "kernel_peak_mib": round(peak_mib, 1), "ok": seconds <= budget}
+
+
+def run_notebook_benchmarks(only: str | None) -> list[dict]:
+    rows = []
+    for path in sorted((ROOT / "notebooks").glob("[0-9]*.ipynb")):
+        if only and only not in path.name:
+            continue
+        env = dict(os.environ, PYDEVD_DISABLE_FILE_VALIDATION="1")
+        done = subprocess.run([sys.executable, "-m", "tools.bench", "--execute-one", str(path)],
+                              capture_output=True, text=True, env=env, cwd=ROOT)
+        if done.returncode != 0:
+            rows.append({"kind": "notebook", "name": path.name, "ok": False, "error": done.stderr[-2000:]})
+            continue
+        rows.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    return rows
+
+
+def print_table(rows: list[dict]) -> None:
+    print(f"{'benchmark':58} {'measured':>12} {'budget':>9}  ok  extra")
+    for row in rows:
+        if row["kind"] == "notebook":
+            measured = f"{row['seconds']:.2f} s" if "seconds" in row else "FAILED"
+            extra = f"kernel peak {row['kernel_peak_mib']:.0f} MiB" if "kernel_peak_mib" in row else row.get("error", "")
+        else:
+            measured = f"{row['median_seconds'] * 1000:.1f} ms"
+            extra = ", ".join(f"{k}={v}" for k, v in row.items()
+                              if k not in {"kind", "name", "median_seconds", "budget_seconds", "ok", "repeats"})
+        budget = row.get("budget_seconds")
+        budget_text = "" if budget is None else (f"{budget:.0f} s" if row["kind"] == "notebook" else f"{budget * 1000:.0f} ms")
+        print(f"{row['name'][:58]:58} {measured:>12} {budget_text:>9}  {'✓' if row['ok'] else '✗'}   {extra}")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", help="run only benchmarks whose name contains this text")
+    parser.add_argument("--no-notebooks", action="store_true", help="skip notebook execution timings")
+    parser.add_argument("--execute-one", help=argparse.SUPPRESS)
+    parser.add_argument("--output", default=str(ROOT / "build" / "bench.json"))
+    args = parser.parse_args(argv)
+    if args.execute_one:
+        print(json.dumps(execute_notebook(Path(args.execute_one))))
+        return 0
+
+    import torch
+
+    torch.set_num_threads(1)  # the notebooks run single-threaded; measure the widgets the same way
+    rows = run_operation_benchmarks(args.only)
+    rows.append({"kind": "operation", "name": "bench process peak memory", "median_seconds": 0.0,
+                 "budget_seconds": None, "ok": True,
+                 "peak_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)})
+    if not args.no_notebooks:
+        rows += run_notebook_benchmarks(args.only)
+    print_table(rows)
+    output = Path(args.output)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(json.dumps({"machine": {"cpus": os.cpu_count()}, "results": rows}, indent=2))
+    print(f"\nwritten: {output.relative_to(ROOT) if output.is_relative_to(ROOT) else output}")
+    return 0 if all(row["ok"] for row in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
+
+def synthetic_runs(knob=(75, 300), seeds=(0, 1), points: int = 10) -> list[dict]:
+    """Made-up runs with the shape of real ones (lesson 06's panel timed without training; also its tests)."""
+    import torch
+
+    generator = torch.Generator().manual_seed(0)
+    runs = []
+    for articles in knob:
+        for tie in (True, False):
+            for seed in seeds:
+                noise = torch.rand(points, generator=generator).mul(0.05).tolist()
+                train = [6.0 - 0.2 * i for i in range(points)]
+                select = [5.5 - 0.1 * i + n for i, n in enumerate(noise)]
+                runs.append({"tie": tie, "articles": articles, "seed": seed, "parameters": 1000 if tie else 2000,
+                             "eval_steps": [50 * (i + 1) for i in range(points)], "train_curve": train,
+                             "select_curve": select, "train": {"all": train[-1]}, "final": {"all": select[-1]},
+                             "early": {"all": min(select)}})
+    return runs
