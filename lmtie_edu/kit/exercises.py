@@ -116,8 +116,11 @@ def exercise(solution: Callable, *, hints: list[str] | tuple[str, ...], mistakes
                 return False, [f"❌ {name}: this exercise asks you to work without {used.tool}; your code used it."]
             except Mismatch as wrong:
                 lines = [f"❌ {name}: {wrong.what}"]
-                if wrong.expected is not None or wrong.got is not None:
-                    lines += [f"   expected: {_short(wrong.expected)}", f"   got:      {_short(wrong.got)}"]
+                expected, got = _short(wrong.expected), _short(wrong.got)
+                if (wrong.expected is not None or wrong.got is not None) and expected != got:
+                    lines += [f"   expected: {expected}", f"   got:      {got}"]
+                if wrong.where:
+                    lines.append(f"   where:    {wrong.where}")
                 return False, lines + diagnosis(wrong.mistake)
             except LearnerCrash as crash:
                 key = on_error(crash.error) if on_error else None

@@ -13,9 +13,10 @@ class Mismatch(Exception):
     """The answer ran but is wrong: what was wrong, what was expected, what it gave, and — when the
     checker recognises it — the key of the known mistake that produces exactly this answer."""
 
-    def __init__(self, what: str, expected=None, got=None, *, mistake: str | None = None):
+    def __init__(self, what: str, expected=None, got=None, *, mistake: str | None = None, where: str | None = None):
         super().__init__(what)
         self.what, self.expected, self.got, self.mistake = what, expected, got, mistake
+        self.where = where  # how and where a value answer differs (see describe_difference)
 
 
 class Shortcut(Exception):
@@ -59,21 +60,75 @@ def _close(a: torch.Tensor, b: torch.Tensor, atol: float) -> bool:
     return a.shape == b.shape and bool(torch.allclose(a.double(), b.double(), atol=atol, rtol=1e-5))
 
 
+def _where(index: tuple[int, ...]) -> str:
+    return "[" + ", ".join(map(str, index)) + "]"
+
+
+def describe_difference(got: torch.Tensor, expected: torch.Tensor, atol: float = 1e-5) -> str:
+    """Where and how ``got`` differs from ``expected``: a constant factor, a transpose, the largest difference
+    and its position, the first differing row. Plain text for the learner's ❌ block."""
+    got, expected = got.detach().double(), expected.detach().double()
+    if got.shape != expected.shape:
+        if got.dim() == 2 and got.t().shape == expected.shape and _close(got.t(), expected, atol):
+            return "your answer is the expected one transposed"
+        return f"shape {tuple(got.shape)} where {tuple(expected.shape)} is expected"
+    if got.numel() == 0:
+        return "both are empty"
+    notes = []
+    scale = expected.abs().max().item()
+    nonzero = expected.abs() > max(atol, 1e-9 * scale)
+    if nonzero.any():
+        ratios = got[nonzero] / expected[nonzero]
+        factor = ratios.median().item()
+        if abs(factor - 1) > 1e-3 and _close(got, expected * factor, atol):
+            notes.append(f"your answer is the expected one times {_factor(factor)}")
+    if got.dim() == 2 and got.shape[0] == got.shape[1] and _close(got.t(), expected, atol):
+        notes.append("your answer is the expected one transposed")
+    difference = (got - expected).abs()
+    flat = int(difference.argmax())
+    index = tuple(int(i) for i in torch.unravel_index(torch.tensor(flat), got.shape)) if got.dim() else ()
+    position = f" at {_where(index)}" if index else ""
+    notes.append(f"largest difference {difference.max().item():.4g}{position} "
+                 f"(expected {expected[index].item():.6g}, got {got[index].item():.6g})")
+    wrong = ~torch.isclose(got, expected, atol=atol, rtol=1e-5)
+    if got.dim() >= 2:
+        rows = wrong.flatten(1).any(1).nonzero().flatten().tolist()
+        notes.append(f"{len(rows)} of {got.shape[0]} rows differ, the first is row {rows[0]}")
+    elif got.dim() == 1:
+        entries = wrong.nonzero().flatten().tolist()
+        notes.append(f"{len(entries)} of {got.shape[0]} entries differ, the first is [{entries[0]}]")
+    return "; ".join(notes)
+
+
+def _factor(factor: float) -> str:
+    for n in range(2, 1025):
+        if abs(factor - n) < 1e-3 * n:
+            return str(n)
+        if abs(factor - 1 / n) < 1e-3 / n:
+            return f"1/{n}"
+    if abs(factor + 1) < 1e-3:
+        return "-1 (the sign is flipped)"
+    return f"{factor:.4g}"
+
+
 def expect_close(got, expected, what: str, *, atol: float = 1e-5, wrong: dict | None = None) -> None:
     """Raise :class:`Mismatch` unless ``got`` has the shape and values of ``expected``.
 
     ``wrong`` maps a mistake's key to what that mistake would return; a matching answer is diagnosed by name.
+    Any other value mismatch says where and how the answer differs (:func:`describe_difference`).
     """
     got_t, expected_t = _as_tensor(got, what), torch.as_tensor(expected).detach()
     if _close(got_t, expected_t, atol):
         return
+    where = describe_difference(got_t, expected_t, atol) if got_t.dtype.is_floating_point or \
+        expected_t.dtype.is_floating_point or got_t.shape == expected_t.shape else None
     for key, value in (wrong or {}).items():
         if _close(got_t, torch.as_tensor(value).detach(), atol):
             raise Mismatch(f"{what}: wrong {'values' if got_t.shape == expected_t.shape else 'shape'}",
-                           _summary(expected_t), _summary(got_t), mistake=key)
+                           *_summaries(expected_t, got_t), mistake=key, where=where)
     if got_t.shape != expected_t.shape:
-        raise Mismatch(f"{what}: wrong shape", tuple(expected_t.shape), tuple(got_t.shape))
-    raise Mismatch(f"{what}: wrong values", expected_t, got_t)
+        raise Mismatch(f"{what}: wrong shape", tuple(expected_t.shape), tuple(got_t.shape), where=where)
+    raise Mismatch(f"{what}: wrong values", *_summaries(expected_t, got_t), where=where)
 
 
 def expect_equal(got, expected, what: str, *, wrong: dict | None = None) -> None:
@@ -86,5 +141,8 @@ def expect_equal(got, expected, what: str, *, wrong: dict | None = None) -> None
     raise Mismatch(f"{what}: wrong value", expected, got)
 
 
-def _summary(t: torch.Tensor):
-    return t if t.numel() <= 12 else f"tensor of shape {tuple(t.shape)}"
+def _summaries(expected: torch.Tensor, got: torch.Tensor) -> tuple:
+    """Both tensors when small; otherwise their shapes (and then the ``where`` line says what differs)."""
+    if expected.numel() <= 12 and got.numel() <= 12:
+        return expected, got
+    return (f"tensor of shape {tuple(expected.shape)}", f"tensor of shape {tuple(got.shape)}")

@@ -6,4 +6,6 @@ Each lesson's known wrong answers live in its own folder, ``tests/lessonNN/wrong
   declares has an entry there, and the check must print ❌ with that mistake's diagnosis.
 - ``SHORTCUTS``: exercise name -> [functions that get the right numbers by a forbidden route, or return the
   wrong type]. The check must print ❌ for each.
+- ``CAUGHT`` (optional): exercise name -> [plausible wrong answers that have no named mistake]. The check must
+  print ❌ and at least one line saying what differs.
 """

@@ -33,6 +33,7 @@ def _answers(name):
 
 WRONG = [(name, key) for name in NAMES for key in sorted(REGISTRY[name].mistakes)]
 SHORTCUTS = [(name, i) for name in NAMES for i in range(len(getattr(_answers(name), "SHORTCUTS", {}).get(name, [])))]
+CAUGHT = [(name, i) for name in NAMES for i in range(len(getattr(_answers(name), "CAUGHT", {}).get(name, [])))]
 
 
 def _run(name, answer, capsys):
@@ -68,6 +69,15 @@ def test_wrong_answer_is_diagnosed(name, key, capsys):
 def test_shortcut_fails(name, index, capsys):
     verdict, out = _run(name, _answers(name).SHORTCUTS[name][index], capsys)
     assert not verdict and out.startswith(f"❌ {name}"), out
+
+
+@pytest.mark.parametrize(("name", "index"), CAUGHT)
+def test_plausible_wrong_answer_is_caught(name, index, capsys):
+    """Wrong answers without a named mistake of their own: each must fail, and say where it differs."""
+    verdict, out = _run(name, _answers(name).CAUGHT[name][index], capsys)
+    assert not verdict and out.startswith(f"❌ {name}"), out
+    lines = out.splitlines()
+    assert len(lines) >= 2, f"{name}: the ❌ line alone says nothing about what differs:\n{out}"
 
 
 @pytest.mark.parametrize("name", NAMES)
