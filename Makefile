@@ -107,8 +107,9 @@ test-integration: test-browser test-site test-binder test-colab test-nbgrader te
 # The lesson suite. nbval re-executes every lesson with its exercises solved, under another CPU's kernels,
 # and compares every output with the stored one: the outputs were written by this CPU's native kernels,
 # so a CPU-dependent digit fails here. The unit tests run in the same pytest, on the same two workers.
+# PYTHONPATH: the last cell of each solved lesson walks its panels with tools/learner_path.py.
 test-lessons: lint solutions-check $(MPL_READY)
-	env $(OTHER_CPU) $(PY) -m pytest -q $(PARALLEL) $(NBVAL) tests build/solutions-check
+	env $(OTHER_CPU) PYTHONPATH=$(CURDIR) $(PY) -m pytest -q $(PARALLEL) $(NBVAL) tests build/solutions-check
 
 # The lessons with every exercise filled in by its reference solution, unexecuted (nbval runs them).
 solutions-check: $(TEST_STAMP)

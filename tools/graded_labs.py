@@ -5,14 +5,16 @@
 
 - each exercise cell keeps the stub's signature and comments, and holds the reference solution (from
   ``lmtie_edu.solutions``) between ``### BEGIN SOLUTION`` / ``### END SOLUTION`` (an nbgrader solution cell);
-- each check cell becomes a locked, autograded test cell worth 1 point: ``assert ex.name(name)``, i.e. the
-  very checker the learner runs;
+- each check cell becomes a locked, autograded test cell worth 1 point:
+  ``assert grade("lessonNN", "name", name)`` — the very checker the learner runs, taken from the package (not
+  from the kernel's ``ex``), scoring 0 when a module of the package was patched from the student's cells;
 - everything else is the lesson as committed (nbgrader clears the outputs when it releases the assignment).
 
 ``python -m tools.graded_labs check`` validates the course with nbgrader itself, one course per lesson,
-two lessons at a time: ``nbgrader generate_assignment``, then two submissions — the source notebook with the
-solutions, and the released notebook untouched — and ``nbgrader autograde``. Every lesson must give full
-marks to the solutions and zero to the untouched release. Run it with the python that has nbgrader
+two lessons at a time: ``nbgrader generate_assignment``, then three submissions — the source notebook with the
+solutions, the released notebook untouched, and the released notebook with one line that replaces the first
+exercise's checker by ``lambda f: True`` — and ``nbgrader autograde``. Every lesson must give full marks to
+the solutions and zero to the other two. Run it with the python that has nbgrader
 (``make test-nbgrader`` makes ``build/nbgrader-venv``).
 """
 
@@ -81,8 +83,11 @@ def source_notebook(path: Path):
             calls = CHECK_CALL.findall(cell.source)
             if not calls:
                 raise SystemExit(f"lesson {lesson}: a check cell has no `ex.name(...)` line:\n{cell.source}")
-            cell.source = CHECK_CALL.sub(lambda m: f"assert ex.{m.group(1)}({m.group(2)}), "
-                                                   f"\"the check of {m.group(1)} did not pass\"", cell.source)
+            # the locked cell takes its checker from the package, not from the `ex` the student's cells could
+            # rebind, and scores 0 when the package was patched in the kernel (lmtie_edu.kit.grading.grade)
+            cell.source = "from lmtie_edu.kit.grading import grade\n\n" + CHECK_CALL.sub(
+                lambda m: f"assert grade(\"lesson{lesson}\", \"{m.group(1)}\", {m.group(2)}), "
+                          f"\"the check of {m.group(1)} did not pass\"", cell.source)
             for name, _ in calls:
                 checks.add(name)
             nbgrader_cell(cell, f"check_{'_'.join(n for n, _ in calls)}", solution=False, points=len(calls))
@@ -115,24 +120,40 @@ def nbgrader(course: Path, *args: str) -> None:
 
 
 def grade_one(path: Path, workdir: Path) -> tuple[str, float, float, float]:
-    """Autograde one lesson twice; return (lesson, solutions' score, untouched release's score, max score)."""
+    """Autograde one lesson three times; return (lesson, solutions' score, untouched release's score,
+    overridden release's score, max score)."""
     from nbgrader.api import Gradebook
 
     course = workdir / path.stem
     shutil.rmtree(course, ignore_errors=True)
     build(course, [path])
     assignment = f"lesson{path.name[:2]}"
-    for student in ("solutions", "untouched"):
+    students = ("solutions", "untouched", "override")
+    for student in students:
         nbgrader(course, "db", "student", "add", student)
     nbgrader(course, "generate_assignment", assignment, "--force")
-    for student, origin in (("solutions", "source"), ("untouched", "release")):
+    for student, origin in (("solutions", "source"), ("untouched", "release"), ("override", "release")):
         target = course / "submitted" / student / assignment
         target.mkdir(parents=True)
         shutil.copy(course / origin / assignment / path.name, target / path.name)
+    overridden = course / "submitted" / "override" / assignment / path.name
+    nbformat.write(with_override(nbformat.read(overridden, as_version=4), assignment), overridden)
     nbgrader(course, "autograde", assignment, "--force")
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
-        scores = {s: gradebook.find_submission(assignment, s) for s in ("solutions", "untouched")}
-        return path.name, scores["solutions"].score, scores["untouched"].score, scores["solutions"].max_score
+        scores = {s: gradebook.find_submission(assignment, s) for s in students}
+        return (path.name, scores["solutions"].score, scores["untouched"].score, scores["override"].score,
+                scores["solutions"].max_score)
+
+
+def with_override(nb, lesson: str):
+    """The student's one-line attack: after the first exercise stub, replace its checker by ``lambda f: True``."""
+    first = next(i for i, c in enumerate(nb.cells) if c.cell_type == "code" and STUB_NAME.search(c.source)
+                 and "NotImplementedError" in c.source)
+    name = STUB_NAME.search(nb.cells[first].source).group(1)
+    attack = nbformat.v4.new_code_cell(f"import lmtie_edu.{lesson}.exercises\n\n"
+                                       f"lmtie_edu.{lesson}.exercises.{name} = ex.{name} = lambda f: True")
+    nb.cells.insert(first + 1, attack)
+    return nb
 
 
 def check(workdir: Path, jobs: int) -> int:
@@ -140,10 +161,11 @@ def check(workdir: Path, jobs: int) -> int:
     os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
     failures = 0
     with ThreadPoolExecutor(max_workers=jobs) as pool:  # each job waits on its own nbgrader process
-        for name, solved, untouched, full in pool.map(lambda p: grade_one(p, workdir), lessons()):
-            ok = full > 0 and solved == full and untouched == 0
+        for name, solved, untouched, overridden, full in pool.map(lambda p: grade_one(p, workdir), lessons()):
+            ok = full > 0 and solved == full and untouched == 0 and overridden == 0
             failures += not ok
-            print(f"{'ok  ' if ok else 'FAIL'} {name}: solutions {solved:g}/{full:g}, untouched stubs {untouched:g}/{full:g}")
+            print(f"{'ok  ' if ok else 'FAIL'} {name}: solutions {solved:g}/{full:g}, untouched stubs "
+                  f"{untouched:g}/{full:g}, checker overridden {overridden:g}/{full:g}")
     return 1 if failures else 0
 
 

@@ -26,6 +26,8 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
+from tools.learner_path import LEARNER_CELL
+
 ROOT = Path(__file__).resolve().parent.parent
 STUB_NAME = re.compile(r"^def (\w+)\(", re.MULTILINE)
 VERDICT = re.compile(r"^([✅❌⏳]) (\w+):", re.MULTILINE)
@@ -33,6 +35,19 @@ SUMMARY_CELL = """from lmtie_edu.kit.exercises import RESULTS
 
 print(f"checks passed: {sum(RESULTS.values())} of {len(RESULTS)}")
 print("failed:", sorted(name for name, passed in RESULTS.items() if not passed) or "none")"""
+
+
+# What tools.learner_path.walk_panels prints for each lesson (its panels and control settings): a lesson that
+# gains or loses a panel control changes this line, on purpose.
+PANEL_SETTINGS = {
+    "01": "panels: 1, control settings made and redrawn: 1\n",
+    "02": "panels: 1, control settings made and redrawn: 5\n",
+    "03": "panels: 1, control settings made and redrawn: 10\n",
+    "04": "panels: 1, control settings made and redrawn: 9\n",
+    "05": "panels: 1, control settings made and redrawn: 7\n",
+    "06": "panels: 1, control settings made and redrawn: 2\n",
+    "07": "panels: 1, control settings made and redrawn: 5\n",
+}
 
 
 def solution_source(lesson: str, name: str) -> str:
@@ -73,11 +88,14 @@ def prepare_for_nbval(nb, lesson: str) -> int:
     if not checked:
         raise SystemExit(f"lesson {lesson}: no check cell printed a verdict; cannot verify its solutions")
     n = len(set(checked))
-    summary = nbformat.v4.new_code_cell(SUMMARY_CELL, execution_count=max(
-        (c.execution_count or 0 for c in nb.cells if c.cell_type == "code"), default=0) + 1)
+    count = max((c.execution_count or 0 for c in nb.cells if c.cell_type == "code"), default=0)
+    summary = nbformat.v4.new_code_cell(SUMMARY_CELL, execution_count=count + 1)
     summary.outputs = [nbformat.v4.new_output("stream", name="stdout",
                                               text=f"checks passed: {n} of {n}\nfailed: none\n")]
-    nb.cells.append(summary)
+    # the learner's path through the panels: every control set; its count is the stored output nbval compares
+    walk = nbformat.v4.new_code_cell(LEARNER_CELL, execution_count=count + 2)
+    walk.outputs = [nbformat.v4.new_output("stream", name="stdout", text=PANEL_SETTINGS[lesson])]
+    nb.cells += [summary, walk]
     return n
 
 

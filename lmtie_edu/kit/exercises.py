@@ -22,7 +22,9 @@ import functools
 import inspect
 from collections.abc import Callable
 
+from .answer_guard import AnswerTimeout, guarded
 from .feedback import LearnerCrash, Mismatch, NotAttempted, Shortcut, expect_close, expect_equal, expect_type
+from .grading import SolutionWithheld, graded_mode, is_withheld
 from .shortcuts import forbid_autograd, no_indexing, plain
 
 __all__ = ["REGISTRY", "RESULTS", "Mismatch", "Shortcut", "exercise", "expect_close", "expect_equal",
@@ -65,9 +67,9 @@ class _LearnersFunction:
             return plain(self.function(*args, **kwargs))
         except NotImplementedError:
             raise NotAttempted from None
-        except (Shortcut, Mismatch):
+        except (Shortcut, Mismatch, AnswerTimeout):
             raise
-        except Exception as error:
+        except (Exception, SystemExit, KeyboardInterrupt) as error:  # exit() or Ctrl-C in an answer: the learner's
             raise LearnerCrash(error) from error
 
 
@@ -75,7 +77,8 @@ def _stuck_line(name: str, hints: list[str]) -> str:
     shown = HINTS_SHOWN.get(name, 0)
     tiers = len(hints) + 1
     if shown >= tiers:
-        return f'   stuck? ex.hint("{name}") shows the worked answer again.'
+        again = "the last hint" if graded_mode() else "the worked answer"
+        return f'   stuck? ex.hint("{name}") shows {again} again.'
     return f'   stuck? ex.hint("{name}") shows hint {shown + 1} of {tiers}.'
 
 
@@ -109,7 +112,13 @@ def exercise(solution: Callable, *, hints: list[str] | tuple[str, ...], mistakes
                 return False, [f"❌ {name}: pass your function itself, e.g. ex.{name}({name}); "
                                f"got a {type(answer).__name__}"]
             try:
-                cases = checker(_LearnersFunction(answer), solution)
+                with guarded():
+                    cases = checker(_LearnersFunction(answer), solution)
+            except AnswerTimeout as slow:
+                return False, [f"❌ {name}: stopped — {slow}"]
+            except SolutionWithheld:
+                return False, [f"⏳ {name}: this is a graded lab — your answer is checked when you submit it "
+                               f"(the reference is not installed here)."]
             except NotAttempted:
                 return False, [f"⏳ {name}: not attempted yet (your function raises NotImplementedError)."]
             except Shortcut as used:
@@ -162,6 +171,9 @@ def hint(name: str) -> None:
     HINTS_SHOWN[name] = shown
     if shown < tiers:
         print(f"💡 {name}, hint {shown} of {tiers}: {check.hints[shown - 1]}")
+    elif is_withheld(check.solution) or graded_mode():
+        print(f"💡 {name}: that was the last hint — this is a graded lab, so the worked answer is not shown "
+              f"(ask your instructor).")
     else:
         print(f"💡 {name}, worked answer ({tiers} of {tiers}) — read it, then write it yourself:\n\n"
               + inspect.getsource(check.solution))

@@ -1,5 +1,7 @@
 """Checks for the lesson 01 exercises."""
 
+import re
+
 import torch
 import torch.nn.functional as F
 
@@ -13,18 +15,46 @@ from lmtie_edu.kit.exercises import (
     hint,
     no_indexing,
 )
+from lmtie_edu.kit.feedback import describe_difference
 
 from . import lookup as embedding
 from . import solutions
 
 __all__ = ["bag_of_tokens", "hint", "rows_reached", "sgd_step_on_lookup"]  # hint: the lesson calls ex.hint("name")
 
+# The case being checked (W's shape, the largest id + 1): a crash's message names sizes, and these say whose.
+_CASE: dict[str, int] = {}
+
+
+def _set_case(W, ids) -> None:
+    _CASE.update(V=W.shape[0], d=W.shape[1], top=int(ids.max()) + 1)
+
+
 def _bag_error(error: BaseException) -> str | None:
     text = str(error)
-    if "cannot be multiplied" in text:
-        return "no_num_classes"
+    shapes = re.search(r"\((\d+)x(\d+) and (\d+)x(\d+)\)", text)
+    if shapes and "cannot be multiplied" in text:
+        columns, rows, width = (int(shapes[i]) for i in (2, 3, 4))
+        if (rows, width) != (_CASE["V"], _CASE["d"]):      # not (one-hot or counts) @ W: no known mistake
+            return None
+        return "no_num_classes" if columns == _CASE["top"] else "num_classes_not_rows"
     if "same dtype" in text or "expected scalar type" in text:
         return "integer_one_hot"
+    return None
+
+
+_SIZES = (r"size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\)",
+          r"expanded size of the tensor \((\d+)\) must match the existing size \((\d+)\)")
+
+
+def _step_error(error: BaseException) -> str | None:
+    for pattern in _SIZES:
+        if sizes := re.search(pattern, str(error)):
+            pair = {int(sizes[1]), int(sizes[2])}
+            if _CASE["top"] < _CASE["V"] and pair == {_CASE["V"], _CASE["top"]}:
+                return "no_minlength"
+            if pair == {_CASE["V"], _CASE["d"]}:
+                return "counts_not_column"
     return None
 
 
@@ -39,23 +69,34 @@ def _bag_error(error: BaseException) -> str | None:
                                 "not one per token of the vocabulary, so its rows are shorter than W is tall and "
                                 "the product's shapes do not match. Give F.one_hot the vocabulary size: the number "
                                 "of rows of W.",
-              "integer_one_hot": "F.one_hot returns integers (int64) while W holds floats, and PyTorch does not "
-                                 "multiply tensors of different dtypes. Convert the one-hot (or count) tensor to "
-                                 "W's dtype before the product.",
+              "num_classes_not_rows": "your one-hot has a number of columns other than W's number of rows, so the "
+                                      "product's shapes do not match. num_classes must be the vocabulary size of "
+                                      "the W you are given, W.shape[0] — not its width W.shape[1], and not a fixed "
+                                      "number such as the lesson's V = 10 (the check passes matrices of other sizes).",
+              "integer_one_hot": "your one-hot or count tensor holds integers (int64: what F.one_hot returns, and "
+                                 "what a sum of booleans gives) while W holds floats, and PyTorch does not multiply "
+                                 "tensors of different dtypes. Convert it to W's dtype before the product.",
               "not_summed": "you returned one vector per token, shape (B, T, d): that is the lookup itself. The bag "
                             "of a sequence is the sum of its tokens' vectors, one (d,) vector per sequence.",
+              "mean_not_sum": "you averaged the tokens' vectors (a mean over the T positions: 1/T of the answer). "
+                              "The bag is their sum — every occurrence adds its row once more and nothing divides "
+                              "by the length (nn.EmbeddingBag's mode='sum', not its default mode='mean').",
           },
           on_error=_bag_error)
 def bag_of_tokens(answer, solution):
     generator = torch.Generator().manual_seed(1)
-    cases = [(torch.randn(10, 4, generator=generator), torch.tensor([[2, 0, 2], [1, 3, 3]])),  # ids far below V
+    # Case 1: the ids stop far below V, and largest id + 1 (4) ≠ d (6) ≠ V (10) — so a crash's sizes say which of
+    # num_classes left out, W.shape[1] or the lesson's V = 10 was used; case 2 has another V than the lesson's 10.
+    cases = [(torch.randn(10, 6, generator=generator), torch.tensor([[2, 0, 2], [1, 3, 3]])),
              (torch.randn(7, 5, generator=generator), torch.tensor([[6, 6, 1, 6], [0, 2, 4, 5]]))]
     for W, ids in cases:
         what = f"bag_of_tokens(W of shape {tuple(W.shape)}, ids={ids.tolist()})"
+        _set_case(W, ids)
         got = answer(no_indexing(W), ids.clone())            # W refuses W[ids], F.embedding, index_select, …
         expect_type(got, torch.Tensor, what)
-        per_token = F.one_hot(ids, W.shape[0]).to(W.dtype) @ W
-        expect_close(got, solution(W, ids), what, atol=1e-5, wrong={"not_summed": per_token})
+        expected, per_token = solution(W, ids), F.one_hot(ids, W.shape[0]).to(W.dtype) @ W
+        expect_close(got, expected, what, atol=1e-5,
+                     wrong={"not_summed": per_token, "mean_not_sum": expected / ids.shape[1]})
     return len(cases)
 
 
@@ -74,21 +115,38 @@ def bag_of_tokens(answer, solution):
                         "down.",
               "update_only": "you returned the step (-lr times the gradient), not the weights after it: add the "
                              "step to W.",
-          })
+              "no_minlength": "your counts stop at the largest id looked up: torch.bincount returns max(minlength, "
+                              "largest id + 1) counts, so without minlength (or with one below W's number of rows, "
+                              "such as its width d) the rows after the largest id have no count, and the counts do "
+                              "not line up with W's rows. Give torch.bincount minlength=W.shape[0].",
+              "counts_not_column": "your (V,) vector of counts was broadcast along W's last dimension — one count "
+                                   "per column, not per row — so it does not line up with W's rows (PyTorch "
+                                   "refuses when V ≠ d). Make it a column, counts.unsqueeze(1) of shape (V, 1), so "
+                                   "that row i's count spreads over its d columns.",
+          },
+          on_error=_step_error)
 def sgd_step_on_lookup(answer, solution):
     generator = torch.Generator().manual_seed(2)
     cases = [(torch.randn(6, 3, generator=generator), torch.tensor([[1, 4, 4], [0, 4, 1]]), 0.1),
              (torch.randn(8, 2, generator=generator), torch.tensor([7, 7, 2]), 0.5)]
     for W, ids, lr in cases:
         what = f"sgd_step_on_lookup(W of shape {tuple(W.shape)}, ids={ids.tolist()}, lr={lr})"
+        _set_case(W, ids)
         with forbid_autograd():                              # predict the step: no backward(), no optimiser
             got = answer(W.clone(), ids.clone(), lr)
         expect_type(got, torch.Tensor, what)
         expected = solution(W, ids, lr)
         step = expected - W
         looked_up = (torch.bincount(ids.flatten(), minlength=W.shape[0]) > 0).to(W.dtype).unsqueeze(1)
-        expect_close(got, expected, what, wrong={"overwrite": W - lr * looked_up, "ascent": W - step,
-                                                 "update_only": step})
+        try:
+            expect_close(got, expected, what, wrong={"overwrite": W - lr * looked_up, "ascent": W - step,
+                                                     "update_only": step})
+        except Mismatch as wrong:
+            if wrong.mistake is None and got.shape == W.shape:   # say how the step itself differs (×2, ×1/n, …)
+                where = describe_difference(got.detach() - W, step).replace("your answer is the expected one",
+                                                                            "it is the expected step")
+                wrong.where = f"your step (your answer − W): {where}"
+            raise
     return len(cases)
 
 
@@ -114,9 +172,14 @@ def _as_int_list(got, what: str) -> list[int]:
                                    "so every row of the tied matrix gets a gradient.",
               "tie_ignored": "with the tie, the head is the embedding matrix: besides the rows looked up, W "
                              "receives the head's gradient, which reaches more rows.",
+              "dropped_last_value": "untied, you left out the last id's token altogether, but only its last "
+                                    "position is nothing more than a target: when that token also occurs earlier "
+                                    "in the sequence, it is looked up there, and its row gets a gradient. The rows "
+                                    "looked up are those of ids[:-1], every position but the last.",
           })
 def rows_reached(answer, solution):
-    cases = [([2, 5, 5, 9], 12, False), ([0, 3, 3, 7, 1], 9, False), ([2, 5, 5, 9], 12, True), ([4, 4, 0], 6, True)]
+    cases = [([2, 5, 5, 9], 12, False), ([0, 3, 3, 7, 1], 9, False), ([3, 1, 3], 5, False),  # 3 is input and target
+             ([2, 5, 5, 9], 12, True), ([4, 4, 0], 6, True)]
     for ids, vocab_size, tie in cases:
         ids = torch.tensor(ids)
         what = f"rows_reached(ids={ids.tolist()}, vocab_size={vocab_size}, tie={tie})"
@@ -130,7 +193,8 @@ def rows_reached(answer, solution):
         if sorted(got) == expected and got != expected:
             raise Mismatch(f"{what}: the right rows, but not in increasing order", expected, got)
         inputs, targets = set(ids[:-1].tolist()), set(ids[1:].tolist())
-        wrong = {"targets_as_inputs": sorted(inputs | targets)} if not tie else {
+        wrong = {"targets_as_inputs": sorted(inputs | targets),
+                 "dropped_last_value": sorted(set(ids.tolist()) - {ids[-1].item()})} if not tie else {
             "head_only_targets": sorted(inputs | targets), "tie_ignored": sorted(inputs)}
         expect_equal(got, expected, what, wrong=wrong)
     return len(cases)

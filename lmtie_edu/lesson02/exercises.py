@@ -16,6 +16,12 @@ def _matrices():
     return [toy_vocabulary()[1], torch.randn(9, 5, generator=generator), torch.randn(30, 3, generator=generator) * 2]
 
 
+def _ties():
+    """Integer rows, so every logit is exact: row 2 repeats row 0, and row 1 = row 0 + an orthogonal vector, so
+    tokens 1 and 2 tie with token 0's own logit (equal, not larger)."""
+    return torch.tensor([[1.0, 0, 0], [1, 1, 0], [1, 0, 0], [2, 0, 1], [0, 2, 0], [-1, 1, 1]])
+
+
 def _up_to_a_factor(rows: torch.Tensor) -> torch.Tensor:
     """Rows divided by their mean length: any common positive factor gives the same ranking, so it is ignored."""
     return rows / rows.norm(dim=1).mean()
@@ -40,6 +46,10 @@ def _cosine_error(error: BaseException) -> str | None:
               "no_keepdim": "the norms of the rows form a vector of V numbers; dividing a (V, d) matrix by it lines "
                             "the V numbers up with the d columns, not with the rows. Keep the norms as a (V, 1) "
                             "column (the keepdim option of the norm) so that each row is divided by its own norm.",
+              "lengths_kept": "your rows still have W's lengths, up to one common factor: you returned W itself, or "
+                              "divided the whole matrix by one number (a norm or mean without dim=1). A factor "
+                              "common to all rows changes no ranking, so the long rows still win. Divide each row "
+                              "by its own length.",
           },
           on_error=_cosine_error)
 def cosine_head(answer, solution):
@@ -55,7 +65,7 @@ def cosine_head(answer, solution):
                            f"{got.dtype} {tuple(got.shape)}")
         columns = W / W.norm(dim=0, keepdim=True)
         expect_close(_up_to_a_factor(got.detach()), solution(W), f"{what}, up to one common factor", atol=1e-5,
-                     wrong={"columns": _up_to_a_factor(columns)})
+                     wrong={"columns": _up_to_a_factor(columns), "lengths_kept": _up_to_a_factor(W)})
     return len(_matrices())
 
 
@@ -65,17 +75,24 @@ def cosine_head(answer, solution):
                  "Compare every logit with token i's own and keep only the strictly larger ones (i itself never "
                  "qualifies); return their positions as a sorted list of Python ints."],
           mistakes={
-              "includes_self": "your list includes token i itself (or tokens that only tie with it). Token i's own "
-                               "logit is |e_i|²; the question asks for tokens whose logit is strictly larger.",
+              "includes_self": "your list includes token i itself. Its own logit is e_i·e_i = |e_i|² and the question "
+                               "asks for tokens whose logit is strictly larger, so i never qualifies. (If you "
+                               "computed |e_i|² on its own, e.g. W[i].norm()**2, rounding can make it a hair smaller "
+                               "than entry i of W @ W[i]: compare the logits with that same entry.)",
+              "ties_included": "your list includes tokens whose logit only equals token i's own: e_i·e_j = |e_i|², "
+                               "e.g. a duplicate of e_i, or e_i plus a vector orthogonal to it. Equal is not "
+                               "larger: the question asks for a strictly larger logit (> rather than ≥).",
+              "norm_not_squared": "you compared the logits with |e_i|, token i's length. Token i's own logit is "
+                                  "e_i·e_i = |e_i|², the squared length: compare with that (entry i of W @ W[i]).",
               "by_norm": "you listed the tokens longer than token i. Being longer is necessary (Cauchy–Schwarz: "
                          "e_i·e_j ≤ |e_i|·|e_j|) but not enough: a long token pointing away from e_i still loses. "
                          "Compare the logits themselves.",
           })
 def tokens_beating_self(answer, solution):
     cases = 0
-    for W in _matrices():
+    for W, step in [(M, 3) for M in _matrices()] + [(_ties(), 1)]:
         norms = W.norm(dim=1)
-        for i in range(0, W.shape[0], 3):
+        for i in range(0, W.shape[0], step):
             what = f"tokens_beating_self(W of shape {tuple(W.shape)}, i={i})"
             got = answer(W.clone(), i)
             expect_type(got, list, what)
@@ -83,9 +100,12 @@ def tokens_beating_self(answer, solution):
                 raise Mismatch(f"{what} must return a list of Python ints", "ints",
                                sorted({type(j).__name__ for j in got}))
             logits = W @ W[i]
+            tokens = range(W.shape[0])
             expect_equal(got, solution(W, i), what, wrong={
-                "includes_self": [j for j in range(W.shape[0]) if logits[j] >= logits[i]],
-                "by_norm": [j for j in range(W.shape[0]) if norms[j] > norms[i]]})
+                "includes_self": [j for j in tokens if logits[j] >= logits[i]],
+                "ties_included": [j for j in tokens if j != i and logits[j] >= logits[i]],
+                "norm_not_squared": [j for j in tokens if logits[j] > norms[i]],
+                "by_norm": [j for j in tokens if norms[j] > norms[i]]})
             cases += 1
     return cases
 
@@ -97,31 +117,46 @@ def tokens_beating_self(answer, solution):
                  "Parameter by the embedding's Parameter object with a plain attribute assignment (no copying, no "
                  "new nn.Parameter)."],
           mistakes={
-              "copy_not_share": "the head has a weight with the embedding's values, but it is a different tensor: "
-                                "a copy. Training would move the two apart. A tie makes head.weight the very same "
-                                "Parameter object as embedding.weight.",
-              "transposed_layer": "your layer maps V numbers to d, so its bias has d entries and it expects a "
-                                  "V-vector as input. The head maps a hidden state of size d to V logits: its "
-                                  "in_features is d and out_features is V.",
+              "copy_not_share": "the head has a weight with the embedding's values, but it is a different tensor, "
+                                "with memory of its own: a copy. Training would move the two apart. A tie makes "
+                                "head.weight the very same Parameter object as embedding.weight.",
+              "second_parameter": "head.weight reads the embedding's memory, so the values are shared and stay equal "
+                                  "after an optimiser step, but it is still a Parameter object of its own, not "
+                                  "embedding.weight. The model then has two Parameters over one storage: "
+                                  "parameters() counts the V·d matrix twice, the optimiser keeps two entries for "
+                                  "it (Adam: two sets of moments), and whatever gives one of them new memory "
+                                  "(model.double(), copy.deepcopy(model), another .data assignment) silently "
+                                  "unties them. A tie is one Parameter: head.weight = embedding.weight.",
+              "reversed_tie": "you tied the other way round (embedding.weight = head.weight): the two names share "
+                              "one Parameter now, but it is the head's matrix, and the embedding's own values are "
+                              "gone (in a trained model, the learned embedding). Give the head the embedding's "
+                              "Parameter: head.weight = embedding.weight.",
+              "transposed_layer": "your layer is nn.Linear(V, d): it maps V numbers to d (and its bias, if it has "
+                                  "one, has d entries). The head maps a hidden state of size d to V logits: its "
+                                  "in_features is d and out_features is V, i.e. nn.Linear(d, V).",
               "bias_not_zero": "the bias is there but not zero: nn.Linear starts its bias at small random values. "
                                "The exercise asks for a zero bias, so that the tied head starts as the plain "
                                "inner product.",
           })
 def tied_head_with_bias(answer, solution):
     embedding = nn.Embedding(12, 5)
+    original, before = embedding.weight, embedding.weight.detach().clone()
     head = answer(embedding)
     expect_type(head, nn.Linear, "tied_head_with_bias(embedding)")
-    if head.weight is not embedding.weight:
-        raise Mismatch("head.weight must be the embedding's Parameter itself (a tie), not a copy",
-                       "head.weight is embedding.weight", "a different tensor", mistake="copy_not_share")
-    if head.bias is None or tuple(head.bias.shape) != (12,):
-        transposed = head.bias is not None and tuple(head.bias.shape) == (5,)
-        raise Mismatch("the head needs a per-token bias of shape (V,)", (12,),
-                       None if head.bias is None else tuple(head.bias.shape),
-                       mistake="transposed_layer" if transposed else None)
     if (head.in_features, head.out_features) != (5, 12):
         raise Mismatch("the head must map d = 5 numbers to V = 12 logits", "(in_features, out_features) = (5, 12)",
-                       (head.in_features, head.out_features), mistake="transposed_layer")
+                       f"(in_features, out_features) = {(head.in_features, head.out_features)}",
+                       mistake="transposed_layer" if (head.in_features, head.out_features) == (12, 5) else None)
+    _check_tie(head.weight, embedding, original, before)
+    if head.bias is None:
+        raise Mismatch("the head needs its own per-token bias of shape (V,) = (12,)", "a bias of shape (12,)",
+                       "no bias (head.bias is None)")
+    if tuple(head.bias.shape) != (12,):
+        raise Mismatch("the head needs one bias entry per token, shape (V,) = (12,)", "a bias of shape (12,)",
+                       f"a bias of shape {tuple(head.bias.shape)}")
+    if not head.bias.requires_grad:
+        raise Mismatch("the bias must be trainable, like the tied weight", "head.bias.requires_grad is True",
+                       "head.bias.requires_grad is False")
     if torch.count_nonzero(head.bias.detach()) > 0:
         raise Mismatch("the initial bias must be zero", torch.zeros(12), head.bias.detach(), mistake="bias_not_zero")
     model = nn.ModuleList([embedding, head])
@@ -130,3 +165,34 @@ def tied_head_with_bias(answer, solution):
     with torch.no_grad():
         expect_close(head(embedding(ids)), embedding(ids) @ embedding.weight.T, "head(embedding(ids))")
     return 1
+
+
+def _shares_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
+    return a.data_ptr() == b.data_ptr() and a.shape == b.shape and a.stride() == b.stride()
+
+
+def _check_tie(weight, embedding: nn.Embedding, original: nn.Parameter, before: torch.Tensor) -> None:
+    """head.weight must be the embedding's own Parameter, and tying must leave the embedding's values alone."""
+    expected = "head.weight is embedding.weight (one Parameter)"
+    if weight is embedding.weight:
+        if embedding.weight is not original:
+            raise Mismatch("the embedding no longer has its own Parameter", "embedding.weight is still its Parameter",
+                           "embedding.weight was replaced by another Parameter", mistake="reversed_tie")
+        if not torch.equal(embedding.weight.detach(), before):
+            raise Mismatch("tied_head_with_bias changed the embedding's values (once tied, head.weight is "
+                           "embedding.weight: initialising one initialises the other)", "the embedding's values "
+                           "unchanged", "the embedding's values changed")
+        return
+    if not isinstance(weight, torch.Tensor):
+        raise Mismatch("the head needs a weight: the embedding's Parameter", expected, repr(weight))
+    if _shares_memory(weight, embedding.weight):
+        raise Mismatch("head.weight must be the embedding's Parameter itself (a tie)", expected,
+                       "a second Parameter over the embedding's memory", mistake="second_parameter")
+    if tuple(weight.shape) != (12, 5):
+        raise Mismatch("head.weight must have the embedding's shape (V, d) = (12, 5)", "shape (12, 5)",
+                       f"shape {tuple(weight.shape)}")
+    if torch.equal(weight.detach(), embedding.weight.detach()):
+        raise Mismatch("head.weight must be the embedding's Parameter itself (a tie), not a copy", expected,
+                       "a Parameter of its own holding a copy of the embedding's values", mistake="copy_not_share")
+    raise Mismatch("head.weight must be the embedding's Parameter itself (a tie)", expected,
+                   "a Parameter of its own with other values than the embedding's (not tied)")

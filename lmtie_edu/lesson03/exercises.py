@@ -18,6 +18,11 @@ from . import solutions
 __all__ = ["head_gradient", "hint", "lookup_gradient", "starved_input_rows"]  # the lesson calls ex.hint("name")
 
 
+def _known(**answers):
+    """The named wrong answers a check can compute for this case (None: that mistake cannot be told here)."""
+    return {key: value for key, value in answers.items() if value is not None}
+
+
 @exercise(solutions.head_gradient,
           hints=["Go through the logits z = W_out h. What is the gradient of the cross-entropy with respect to "
                  "the logits, and how does a change in row j of W_out change z_j?",
@@ -33,6 +38,11 @@ __all__ = ["head_gradient", "hint", "lookup_gradient", "starved_input_rows"]  # 
                                 "target row is pulled towards h while the others are pushed away.",
               "sign_flipped": "every entry has the opposite sign: you computed y - p, the direction that lowers "
                               "the loss (what an update adds), not the gradient p - y.",
+              "only_target_row": "your gradient is zero in every row except the target's: the statement \"only the "
+                                 "target's output vector is updated\" that §2 corrects. The loss depends on every "
+                                 "logit through the softmax, so row j receives (p_j - y_j) h: the target row "
+                                 "(p_target - 1) h, and every other row p_j h, pushed away from h in proportion to "
+                                 "its probability. A softmax probability is never 0, so every row gets a gradient.",
           })
 def head_gradient(answer, solution):
     generator = torch.Generator().manual_seed(5)
@@ -48,9 +58,21 @@ def head_gradient(answer, solution):
             got = answer(h.clone(), W_out.clone(), target)
         expect_type(got, torch.Tensor, what)
         p = F.softmax(W_out @ h, dim=0)
-        expect_close(got, expected, what, atol=1e-5, wrong={
-            "transposed": expected.T, "no_target_term": torch.outer(p, h), "sign_flipped": -expected})
+        expect_close(got, expected, what, atol=1e-5, wrong=_known(
+            transposed=expected.T, no_target_term=torch.outer(p, h), sign_flipped=-expected,
+            only_target_row=_target_row_only(got, target, expected.shape)))
     return len(cases)
+
+
+def _target_row_only(got, target, shape):
+    """``got`` with every row but the target's set to zero — equal to ``got`` when that is all it has — or
+    None when ``got`` is not a (V, d) tensor or its target row is zero too."""
+    got = torch.as_tensor(got).detach()
+    if got.shape != shape or not bool(got[target].ne(0).any()):
+        return None
+    kept = torch.zeros_like(got)
+    kept[target] = got[target]
+    return kept
 
 
 @exercise(solutions.lookup_gradient,
@@ -62,16 +84,23 @@ def head_gradient(answer, solution):
                  "rows — an indexed assignment keeps only one of them."],
           mistakes={
               "overwrite": "a repeated id received only one of its gradients. Each lookup of the same row adds "
-                           "its own contribution; indexed assignment with repeated ids keeps only one of them, "
-                           "so add instead of assigning.",
+                           "its own contribution; indexed assignment with repeated ids keeps only one of them — "
+                           "`grad[ids] = upstream`, and `grad[ids] += upstream` too (it reads the rows, adds, then "
+                           "writes them back: one write per repeated id survives). Add position by position, or "
+                           "use index_add.",
               "mean_of_repeats": "a repeated id received the mean of its gradients. The row is used once per "
                                  "position, and the chain rule adds the contributions of every use: the sum, "
                                  "not the average.",
+              "divided_by_positions": "you divided by the number of positions. `upstream` already is the gradient "
+                                      "of the loss with respect to each looked-up vector (any 1/n of a mean loss is "
+                                      "already in it); the lookup only routes each row of it to its id's row, "
+                                      "adding them up.",
           })
 def lookup_gradient(answer, solution):
     generator = torch.Generator().manual_seed(6)
     cases = [(torch.tensor([2, 5, 5, 0]), torch.randn(4, 3, generator=generator), 7),
-             (torch.tensor([1, 1, 1]), torch.randn(3, 2, generator=generator), 4)]
+             (torch.tensor([1, 1, 1]), torch.randn(3, 2, generator=generator), 4),
+             (torch.tensor([3, 0, 3, 1, 0]), torch.randn(5, 2, generator=generator), 5)]  # repeats not adjacent
     for ids, upstream, vocab_size in cases:
         W = torch.zeros(vocab_size, upstream.shape[1], requires_grad=True)
         (F.embedding(ids, W) * upstream).sum().backward()  # autograd: the upstream gradient of each lookup is `upstream`
@@ -81,12 +110,25 @@ def lookup_gradient(answer, solution):
         with forbid_autograd():
             got = answer(ids.clone(), upstream.clone(), vocab_size)
         expect_type(got, torch.Tensor, what)
-        overwritten = torch.zeros_like(expected)
-        for position, row in enumerate(ids.tolist()):
-            overwritten[row] = upstream[position]            # what the last write of a repeated id leaves
         counts = torch.bincount(ids, minlength=vocab_size).clamp(min=1).unsqueeze(1)
-        expect_close(got, expected, what, wrong={"overwrite": overwritten, "mean_of_repeats": expected / counts})
+        expect_close(got, expected, what, wrong=_known(
+            overwrite=_one_write_per_id(got, ids, upstream, expected), mean_of_repeats=expected / counts,
+            divided_by_positions=expected / len(ids)))
     return len(cases)
+
+
+def _one_write_per_id(got, ids, upstream, expected):
+    """The expected gradient, except that each repeated id keeps the one of its positions' rows nearest to
+    ``got``'s: what an indexed assignment leaves, whichever of the writes wins."""
+    got = torch.as_tensor(got).detach()
+    if got.shape != expected.shape:
+        return None
+    written = expected.clone()
+    for row in set(ids.tolist()):
+        rows = upstream[ids == row]
+        if len(rows) > 1:
+            written[row] = rows[(rows - got[row]).abs().amax(dim=1).argmin()]
+    return written
 
 
 @exercise(solutions.starved_input_rows,
@@ -99,14 +141,23 @@ def lookup_gradient(answer, solution):
               "never_seen_included": "you also listed tokens that are never predicted either. The question is "
                                      "about tokens that occur as a target (the model learns to predict them) but "
                                      "are never read; a token absent from the data altogether is not one of them.",
-              "one_context_position": "you looked at only one position of each input window. A token read at any "
-                                      "position of the context is looked up, and its input row gets a gradient.",
+              "missed_context_positions": "you did not look at every position of each input window (only one "
+                                          "of them, or only some). A token read at any position of the context "
+                                          "is looked up, and its input row gets a gradient.",
+              "swapped": "you listed the tokens that are read but never predicted (like <bos> in the corpus above): "
+                         "the set difference the wrong way round. Their input rows do get gradients, whenever they "
+                         "are read. The starved rows are those of tokens predicted but never read (like <eos>).",
+              "per_window": "you checked each target against its own window only. An input row is trained whenever "
+                            "its token is read in any window of the data, so a target is starved only if no window "
+                            "at all reads it.",
           })
 def starved_input_rows(answer, solution):
     cases = [(torch.tensor([[0, 0], [0, 2], [2, 3]]), torch.tensor([2, 3, 1]), 5),
              (torch.tensor([[4, 4], [1, 2]]), torch.tensor([0, 0]), 6),
              (torch.tensor([[3, 1], [0, 2]]), torch.tensor([3, 1]), 5),   # targets read only in the first position
-             (torch.tensor([[1, 2]]), torch.tensor([2]), 3)]
+             (torch.tensor([[1, 2]]), torch.tensor([2]), 3),
+             (torch.tensor([[0, 0], [0, 5], [5, 2], [0, 0]]), torch.tensor([5, 2, 8, 1]), 10),  # set order ≠ sorted
+             (torch.tensor([[0, 0, 3], [0, 3, 4], [3, 4, 1]]), torch.tensor([4, 1, 5]), 7)]     # 1 read only last
     for inputs, targets, vocab_size in cases:
         what = f"starved_input_rows(inputs={inputs.tolist()}, targets={targets.tolist()}, vocab_size={vocab_size})"
         got = answer(inputs.clone(), targets.clone(), vocab_size)
@@ -114,8 +165,14 @@ def starved_input_rows(answer, solution):
         if not all(isinstance(j, int) and not isinstance(j, bool) for j in got):
             raise Mismatch(f"{what} must return a list of Python ints", "ints", [type(j).__name__ for j in got])
         targets_set, read = set(targets.tolist()), set(inputs.flatten().tolist())
-        by_one_position = [sorted(targets_set - set(inputs[:, k].tolist())) for k in range(inputs.shape[1])]
+        context = inputs.shape[1]
+        by_some_positions = [sorted(targets_set - set(inputs[:, [k for k in range(context) if mask >> k & 1]]
+                                                      .flatten().tolist()))
+                             for mask in range(1, 2 ** context - 1)]       # every proper, non-empty set of positions
+        per_window = sorted({t for row, t in zip(inputs.tolist(), targets.tolist(), strict=True) if t not in row})
         expect_equal(got, solution(inputs, targets, vocab_size), what, wrong={
             "never_seen_included": sorted(set(range(vocab_size)) - read),
-            "one_context_position": got if got in by_one_position else None})   # any single position: that mistake
+            "swapped": sorted(read - targets_set),
+            "per_window": per_window,
+            "missed_context_positions": got if got in by_some_positions else None})
     return len(cases)

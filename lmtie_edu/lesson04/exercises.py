@@ -1,32 +1,15 @@
 """Checks for the lesson 04 exercises."""
 
+import copy
 import math
 
 from lmtie_edu.kit.exercises import Mismatch, exercise, expect_type, hint
 
 from . import solutions
 from .counts import gpt_parameter_breakdown
+from .exercise_cases import CONFIGS, GPT_SHAPES, VOCAB_CASES, close, config_where, shares_where, vocab_where
 
-__all__ = ["hint", "saved_shares", "saving_from_config", "vocab_for_share"]  # the lesson calls ex.hint("name")
-
-# (V, d, layers) of GPT-style models: GPT-2 small, GPT-2 XL and two made-up ones
-_GPT_SHAPES = [(50_257, 768, 12), (50_257, 1600, 48), (32_000, 512, 6), (100_000, 2048, 24)]
-
-# The published config.json values (the keys that matter) of Llama-style models, two of them not in the lesson
-_LLAMA_KEYS = ("vocab_size", "hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads",
-               "num_key_value_heads", "tie_word_embeddings")
-CONFIGS = {name: dict(zip(_LLAMA_KEYS, values, strict=True), architectures=["LlamaForCausalLM"],
-                      max_position_embeddings=positions, rope_theta=theta, torch_dtype="bfloat16")
-           for name, values, positions, theta in (
-               ("SmolLM2-135M", (49_152, 576, 1536, 30, 9, 3, True), 8192, 100_000.0),
-               ("TinyLlama-1.1B", (32_000, 2048, 5632, 22, 32, 4, False), 2048, 10_000.0),
-               ("Llama-3.2-1B", (128_256, 2048, 8192, 16, 32, 8, True), 131_072, 500_000.0),
-               ("Llama-2-7B", (32_000, 4096, 11_008, 32, 32, 32, False), 4096, 10_000.0),
-               ("Llama-3-8B", (128_256, 4096, 14_336, 32, 32, 8, False), 8192, 500_000.0))}
-
-
-def _close(a, b) -> bool:
-    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+__all__ = ["CONFIGS", "hint", "saved_shares", "saving_from_config", "vocab_for_share"]  # the lesson calls ex.hint
 
 
 def _pair(got, what: str, kinds: tuple) -> tuple:
@@ -37,6 +20,10 @@ def _pair(got, what: str, kinds: tuple) -> tuple:
     for item, kind in zip(got, kinds, strict=True):
         expect_type(item, kind, f"{what} (each item of the pair)")
     return tuple(got)
+
+
+def _matches(got, value) -> bool:
+    return all(map(close, got, value))
 
 
 @exercise(solutions.saved_shares,
@@ -51,24 +38,44 @@ def _pair(got, what: str, kinds: tuple) -> tuple:
               "ignores_ties": "your shares are right for a build that ties and wrong for one that does not: you "
                               "treated `total` as the tied total every time. When ties is False, `total` already "
                               "holds both matrices.",
+              "assumes_untied": "your shares are right for a build that does not tie and wrong for one that does: "
+                                "you treated `total` as the untied total every time. When ties is True, `total` "
+                                "holds the matrix once: it is the tied total, and the untied one is total + V·d.",
+              "ties_backwards": "you read `ties` backwards: you took `total` as the untied total when the build "
+                                "ties, and as the tied total when it does not. A build that ties holds the matrix "
+                                "once, so its total is the tied one.",
               "percent": "your numbers are 100 times too large: the exercise asks for shares (fractions such as "
                          "0.31), not percentages.",
           })
 def saved_shares(answer, solution):
-    cases = [(V, d, sum(gpt_parameter_breakdown(V, d, layers, tie=ties).values()), ties)
-             for V, d, layers in _GPT_SHAPES for ties in (True, False)]
-    for V, d, total, ties in cases:
-        what = f"saved_shares(vocab_size={V}, d_model={d}, total={total:,}, ties={ties})"
-        got = _pair(answer(V, d, total, ties), what, ((int, float), (int, float)))
-        expected = solution(V, d, total, ties)
-        if all(map(_close, got, expected)):
+    cases = 0
+    for V, d, layers in GPT_SHAPES:
+        saving, runs = V * d, {}
+        for ties in (True, False):
+            total = sum(gpt_parameter_breakdown(V, d, layers, tie=ties).values())
+            what = f"saved_shares(vocab_size={V}, d_model={d}, total={total:,}, ties={ties})"
+            got = _pair(answer(V, d, total, ties), what, ((int, float), (int, float)))
+            runs[ties] = (what, total, got, solution(V, d, total, ties))
+            cases += 1
+        wrong = [ties for ties, (_, _, got, expected) in runs.items() if not _matches(got, expected)]
+        if not wrong:
             continue
-        saving = V * d
-        wrong = {"swapped": expected[::-1], "ignores_ties": (saving / total, saving / (total + saving)),
-                 "percent": (100 * expected[0], 100 * expected[1])}
-        mistake = next((key for key, value in wrong.items() if all(map(_close, got, value))), None)
-        raise Mismatch(f"{what}: wrong shares", expected, got, mistake=mistake)
-    return len(cases)
+        what, total, got, expected = runs[wrong[0]]
+        tied_total = runs[True][1]       # the total of the build that ties
+        as_untied = _matches(runs[True][2], (saving / (tied_total - saving), saving / tied_total))
+        as_tied = _matches(runs[False][2], (saving / runs[False][1], saving / (runs[False][1] + saving)))
+        by_value = {"swapped": expected[::-1], "percent": (100 * expected[0], 100 * expected[1])}
+        if wrong == [False] and as_tied:
+            mistake = "ignores_ties"
+        elif wrong == [True] and as_untied:
+            mistake = "assumes_untied"
+        elif wrong == [True, False] and as_untied and as_tied:
+            mistake = "ties_backwards"
+        else:
+            mistake = next((key for key, value in by_value.items() if _matches(got, value)), None)
+        raise Mismatch(f"{what}: wrong shares", expected, got, mistake=mistake,
+                       where=shares_where(got, V, d, total, wrong[0]))
+    return cases
 
 
 @exercise(solutions.saving_from_config,
@@ -84,29 +91,35 @@ def saved_shares(answer, solution):
               "untied_denominator": "your share divides by the untied total (the model plus a second V×d matrix). "
                                     "The exercise asks for the share of the model as published, which ties and "
                                     "holds the matrix once.",
+              "non_vocab_denominator": "your share divides by the non-vocabulary parameters only (the layers and "
+                                       "the final norm, without the V×d matrix). The published total includes the "
+                                       "shared matrix itself, once: divide V·d by (everything else + V·d).",
               "full_kv": "your total is too large: it gives K and V as many heads as Q. These models use "
                          "grouped-query attention: K and V have num_key_value_heads heads of size "
                          "hidden_size / num_attention_heads each.",
+              "final_norm": "your total is short by exactly d = hidden_size parameters: the final RMSNorm. After "
+                            "the last layer a Llama-style model normalises once more, with one scale vector of "
+                            "size d (besides the two per layer).",
           })
 def saving_from_config(answer, solution):
     for name, config in CONFIGS.items():
         what = f"saving_from_config(the config of {name})"
-        got = _pair(answer(dict(config)), what, (int, (int, float)))   # a copy: the learner may change it
+        got = _pair(answer(copy.deepcopy(config)), what, (int, (int, float)))  # the learner may change their copy
         expected = solution(config)
-        if got[0] == expected[0] and _close(got[1], expected[1]):
+        if got[0] == expected[0] and close(got[1], expected[1]):
             continue
         V, d = config["vocab_size"], config["hidden_size"]
         mistake = None
         if not config["tie_word_embeddings"] and got[0] == V * d:
             mistake = "ignores_tie"
         elif config["tie_word_embeddings"] and got[0] == expected[0]:
+            total = expected[0] / expected[1]
             full_kv = solution({**config, "num_key_value_heads": config["num_attention_heads"]})
-            if _close(got[1], V * d / (V * d / expected[1] + V * d)):
-                mistake = "untied_denominator"
-            elif _close(got[1], full_kv[1]):
-                mistake = "full_kv"
+            by_total = {"untied_denominator": total + V * d, "non_vocab_denominator": total - V * d,
+                        "final_norm": total - d, "full_kv": expected[0] / full_kv[1]}
+            mistake = next((key for key, n in by_total.items() if close(got[1], V * d / n)), None)
         raise Mismatch(f"{what}: wrong (parameters saved, share of the published total)", expected, got,
-                       mistake=mistake)
+                       mistake=mistake, where=config_where(got, expected, V, d))
     return len(CONFIGS)
 
 
@@ -119,23 +132,34 @@ def saving_from_config(answer, solution):
               "rounds_down": "your V is one too small: its share stays just below the target. Rounding the bound "
                              "to the nearest or lower integer undershoots; the smallest V that reaches the share "
                              "is the bound rounded up.",
+              "one_too_many": "your V is one too large: V − 1 already reaches the share (here the bound is a whole "
+                              "number, and V − 1 gives exactly the target — \"at least\" includes equality). "
+                              "int(bound) + 1, or a search with a strict >, overshoots a whole bound; math.ceil "
+                              "does not.",
               "untied_total": "you solved for the share of the untied total (N + 2·V·d). The exercise asks for the "
                               "share of the tied total N + V·d, where the matrix is counted once.",
+              "non_vocab_denominator": "you solved V·d ≥ share·N: the share of the non-vocabulary parameters N. "
+                                       "The share is of the tied total N + V·d, which contains the matrix itself, "
+                                       "so V appears on both sides: V·d ≥ share·(N + V·d).",
               "parameters_not_tokens": "your number is d times too large: it is the number of parameters V·d, "
                                        "not the number of tokens V. Divide by the width.",
           })
 def vocab_for_share(answer, solution):
-    cases = [(0.05, 4096, 6_476_271_616), (0.10, 768, 85_842_432), (0.30, 2048, 973_146_112), (0.01, 8192, 10**11)]
-    for share, d, non_vocab in cases:
+    for share, d, non_vocab in VOCAB_CASES:
         what = f"vocab_for_share(share={share}, d_model={d}, non_vocab={non_vocab:,})"
         got = answer(share, d, non_vocab)
         expect_type(got, int, what)
         expected = solution(share, d, non_vocab)
         if got == expected:
             continue
-        wrong = {"rounds_down": [expected - 1, math.floor(share * non_vocab / (d * (1 - share)))],
+        bound, non_vocab_bound = share * non_vocab / (d * (1 - share)), share * non_vocab / d
+        wrong = {"rounds_down": [expected - 1, math.floor(bound)],
+                 "one_too_many": [expected + 1],
                  "untied_total": [math.ceil(share * non_vocab / (d * (1 - 2 * share)))],
+                 "non_vocab_denominator": [math.ceil(non_vocab_bound), math.floor(non_vocab_bound),
+                                           round(non_vocab_bound)],
                  "parameters_not_tokens": [math.ceil(share * non_vocab / (1 - share)), expected * d]}
         mistake = next((key for key, values in wrong.items() if got in values), None)
-        raise Mismatch(f"{what}: the smallest V reaching the share", expected, got, mistake=mistake)
-    return len(cases)
+        raise Mismatch(f"{what}: the smallest V reaching the share", expected, got, mistake=mistake,
+                       where=vocab_where(got, share, d, non_vocab))
+    return len(VOCAB_CASES)

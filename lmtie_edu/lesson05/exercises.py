@@ -15,14 +15,19 @@ STATUSES = ("tied", "detached", "copy", "untied")
 
 def model_that_ties_by(how: str, n_inputs: int, n_hidden: int, seed: int) -> nn.Module:
     """An autoencoder whose decoder matrix is built ``how``: 'view' (the real tie), 'detached view',
-    'new Parameter' (nn.Parameter around Wᵀ), 'copy' (a Parameter holding a clone of Wᵀ) or 'untied'."""
+    'new Parameter' (nn.Parameter around Wᵀ), 'view of a detached leaf' (W.detach().requires_grad_() viewed
+    as its transpose), 'copy' (a Parameter holding a clone of Wᵀ) or 'untied'."""
     from .model import Autoencoder
 
-    model = Autoencoder(n_inputs, n_hidden, tie=how in ("view", "detached view"), activation="linear", seed=seed)
+    tie = how in ("view", "detached view", "view of a detached leaf")
+    model = Autoencoder(n_inputs, n_hidden, tie=tie, activation="linear", seed=seed)
     if how == "detached view":
         model.decoder_matrix = lambda: model.W.detach().t()  # shadows the method for this model only
     elif how == "new Parameter":
-        model.decoder_weight = nn.Parameter(model.W.t())
+        model.decoder_weight = nn.Parameter(model.W.t())  # wraps W's own memory, as a leaf of its own
+    elif how == "view of a detached leaf":
+        leaf = model.W.detach().requires_grad_(True)  # W's memory, a new leaf: requires grad, but is not W
+        model.decoder_matrix = lambda: leaf.t()  # a non-leaf view with a grad_fn, whose gradient stops at leaf
     elif how == "copy":
         model.decoder_weight = nn.Parameter(model.W.detach().t().clone())
     elif how not in ("view", "untied"):
@@ -31,9 +36,10 @@ def model_that_ties_by(how: str, n_inputs: int, n_hidden: int, seed: int) -> nn.
 
 
 TIE_CASES = [("view", "tied"), ("copy", "copy"), ("detached view", "detached"), ("new Parameter", "detached"),
-             ("untied", "untied")]
+             ("untied", "untied"), ("view of a detached leaf", "detached")]
 CALLED_TIED = {"copy": "copy_called_tied", "detached view": "detached_called_tied",
-               "new Parameter": "new_parameter_called_tied"}
+               "new Parameter": "new_parameter_called_tied", "view of a detached leaf": "detached_leaf_called_tied"}
+SHARED = ("view", "detached view", "new Parameter", "view of a detached leaf")  # decoders that read W's memory
 
 
 @exercise(solutions.tie_status, hints=[
@@ -49,9 +55,17 @@ CALLED_TIED = {"copy": "copy_called_tied", "detached view": "detached_called_tie
                             "It starts equal, and the first optimiser step moves the two apart.",
         "detached_called_tied": "sharing memory is only half of a tie: this decoder is a detached view of W, so "
                                 "no gradient flows from it to W — W would learn from the encoder path alone.",
-        "new_parameter_called_tied": "a new nn.Parameter made from Wᵀ is a copy, not the shared matrix: it reads "
-                                     "W's memory, but it is a leaf of its own, so the decoder-path gradient stops "
-                                     "at it and never reaches W.",
+        "new_parameter_called_tied": "a new nn.Parameter made from Wᵀ is detached, not tied: it wraps W's own "
+                                     "memory (no copy is made), but it is a leaf of its own, so the decoder-path "
+                                     "gradient stops at it and never reaches W.",
+        "detached_leaf_called_tied": "requires_grad, grad_fn and is_leaf describe the decoder tensor, not where "
+                                     "its gradient goes: this one is a view of W.detach().requires_grad_(), a new "
+                                     "leaf over W's memory, so the decoder-path gradient stops at that leaf and "
+                                     "never reaches W. Ask autograd whether a gradient arrives at W itself.",
+        "shared_called_copy": "this decoder is not a copy: it reads W's own memory (its storage is W's storage). "
+                              "W.detach(), nn.Parameter(W.t()) and W.detach().requires_grad_() make new tensor "
+                              "objects over the same memory, not new memory. Decide copy or not by comparing "
+                              "storages (section 2's same_memory), not tensor objects or gradients.",
     })
 def tie_status(answer, solution):
     checked = 0
@@ -65,6 +79,8 @@ def tie_status(answer, solution):
             assert solution(model_that_ties_by(how, n_inputs, n_hidden, seed)) == status  # the reference agrees
             if got != status:
                 mistake = CALLED_TIED.get(how) if got == "tied" else None
+                if got == "copy" and how in SHARED:
+                    mistake = "shared_called_copy"
                 raise Mismatch(f"{what}: wrong answer", status, got, mistake=mistake)
             checked += 1
     return checked
@@ -92,6 +108,10 @@ def _gradient_paths(W, b, c, x):
                              "term, and a tied matrix receives the sum of both.",
         "sum_not_mean": "your gradient is n·d times too large: the loss is the mean of the squared errors over "
                         "all entries (n images × d pixels), not their sum.",
+        "missing_two": "your gradient is half the right one: the derivative of (x̂ − x)² is 2(x̂ − x), and "
+                       "F.mse_loss has no ½ in front to cancel the 2.",
+        "mean_over_images": "your gradient is d times too large: you divided by the number of images n only, "
+                            "but F.mse_loss averages over all n·d entries (images × pixels).",
     })
 def tied_gradient(answer, solution):
     generator = torch.Generator().manual_seed(5)
@@ -108,13 +128,13 @@ def tied_gradient(answer, solution):
         expect_type(got, torch.Tensor, what)
         expect_close(got, expected, what, atol=1e-9, wrong={
             "decoder_path_only": decoder_path, "encoder_path_only": encoder_path,
-            "sum_not_mean": expected * x.numel()})
+            "sum_not_mean": expected * x.numel(), "missing_two": expected / 2, "mean_over_images": expected * d})
     return len(shapes)
 
 
 def _pca_mistakes(train, test, k):
-    """What three common slips return: no centring, centring the test rows with their own mean, and the
-    mean over images of the squared error summed over pixels."""
+    """What four common slips return: no centring, centring the test rows with their own mean, the mean over
+    images of the squared error summed over pixels, and centring with the one-number mean of all pixels."""
     _, _, vh = torch.linalg.svd(train, full_matrices=False)
     uncentred = (test @ vh[:k].T @ vh[:k] - test).square().mean().item()
     mean = train.mean(dim=0)
@@ -122,7 +142,10 @@ def _pca_mistakes(train, test, k):
     own_mean = test.mean(dim=0)
     test_mean = ((test - own_mean) @ vh[:k].T @ vh[:k] + own_mean - test).square().mean().item()
     per_image = ((test - mean) @ vh[:k].T @ vh[:k] + mean - test).square().sum(dim=1).mean().item()
-    return {"uncentred": uncentred, "test_mean": test_mean, "per_image_sum": per_image}
+    scalar = train.mean()
+    _, _, vh = torch.linalg.svd(train - scalar, full_matrices=False)
+    scalar_mean = ((test - scalar) @ vh[:k].T @ vh[:k] + scalar - test).square().mean().item()
+    return {"uncentred": uncentred, "test_mean": test_mean, "per_image_sum": per_image, "scalar_mean": scalar_mean}
 
 
 @exercise(solutions.pca_reconstruction_mse, hints=[
@@ -139,12 +162,16 @@ def _pca_mistakes(train, test, k):
                      "the test set's own mean is information a model could not have.",
         "per_image_sum": "your error is d times too large: it sums the squared error over the pixels of each "
                          "image; the lesson's error is the mean per pixel.",
+        "scalar_mean": "you centred with one number, the mean of all pixels (train.mean() without dim=0): the "
+                       "subspace must pass through the mean image, one mean per pixel, train.mean(dim=0) of "
+                       "shape (d,).",
     })
 def pca_reconstruction_mse(answer, solution):
     generator = torch.Generator().manual_seed(5)
     low_rank = torch.randn(80, 3, generator=generator, dtype=torch.float64) @ torch.randn(
         3, 6, generator=generator, dtype=torch.float64)
-    data = low_rank + 0.1 * torch.randn(80, 6, generator=generator, dtype=torch.float64) + 3.0  # an offset mean
+    offset = 3.0 + torch.linspace(-2.0, 2.0, 6, dtype=torch.float64)  # a mean that differs from pixel to pixel
+    data = low_rank + 0.1 * torch.randn(80, 6, generator=generator, dtype=torch.float64) + offset
     train, test = data[:60], data[60:]
     cases = [(train, test, 1), (train, test, 3), (train, train, 2)]
     for tr, te, k in cases:

@@ -1,79 +1,57 @@
-"""Checks for the lesson 06 exercises (a vocabulary, perplexity over mixed targets, cosine neighbours)."""
+"""Checks for the lesson 06 exercises: the width a tied model affords for the untied model's parameters,
+perplexity over mixed targets, and which rows get a gradient in which steps, tied and untied."""
 
-import contextlib
 import math
-from collections import Counter
 
 import torch
 
-from lmtie_edu.kit.exercises import Mismatch, Shortcut, exercise, expect_equal, expect_type, hint
+from lmtie_edu.kit.exercises import Mismatch, exercise, expect_close, expect_equal, expect_type, hint
 
 from . import solutions
-from .corpus import SPECIALS, Vocabulary
 
-__all__ = ["build_vocabulary", "combined_perplexity", "cosine_neighbours", "hint"]  # the lesson calls ex.hint("name")
+__all__ = ["combined_perplexity", "gradient_step_counts", "hint", "tied_width"]  # the lesson calls ex.hint("name")
 
-_TOKEN_CASES = [
-    ("the cat sat on the mat . the dog sat on the log . <eos>".split(), 6),
-    ("b a b a c c d e e e f <eos> z".split(), 5),
-    ("x y x y w w".split(), 10),
-    ("the cat sat on the mat . the dog sat on the log . <eos>".split(), 10),   # singletons stay out
-    ("one two two <eos> three three one <eos> two".split(), 4),                  # '<eos>' twice: still once
-]
+# (V, d, c, H): the lesson's model; a fraction ≥ ½ (rounding up overshoots); a tied width that meets the budget
+# exactly ("no more than" includes equal); one where forgetting the MLP's biases overshoots; one where the MLP
+# is most of the model, so the freed V·d buys almost no width.
+_WIDTH_CASES = [(1000, 32, 3, 64), (2000, 64, 3, 128), (65, 16, 3, 16), (50, 16, 1, 8), (50, 16, 2, 256)]
 
 
-def _vocabulary_variant(tokens, size, *, min_count=2, alphabetical=True, specials_in_size=True):
-    """The vocabulary rule with one decision changed: what a known mistake returns."""
-    counts = Counter(tokens)
-    admitted = [w for w in counts if counts[w] >= min_count and w not in SPECIALS]
-    ranked = sorted(admitted, key=(lambda w: (-counts[w], w)) if alphabetical else (lambda w: -counts[w]))
-    return list(SPECIALS) + ranked[:size - (len(SPECIALS) if specials_in_size else 0)]
+def _width_parameters(V, d, c, H, tie):
+    """TinyLM's parameter count: E (and O unless tied), Linear(c·d → H) and Linear(H → d) with their biases."""
+    return (1 if tie else 2) * V * d + c * d * H + H + H * d + d
 
 
-@contextlib.contextmanager
-def _without_the_lessons_vocabulary():
-    """Inside: the lesson's own ``Vocabulary.from_tokens`` refuses to run (the exercise is to write it)."""
-    saved = Vocabulary.__dict__["from_tokens"]
-
-    def refuse(*args, **kwargs):
-        raise Shortcut("the lesson's Vocabulary.from_tokens")
-
-    Vocabulary.from_tokens = classmethod(refuse)
-    try:
-        yield
-    finally:
-        Vocabulary.from_tokens = saved
-
-
-@exercise(solutions.build_vocabulary, hints=[
-    "Three decisions make the list: which words are admitted at all (section 2 says which ones never are), in "
-    "what order they come, and where the list stops. The two special tokens come first and count towards `size`.",
-    "Count every token; leave out the words seen only once and the two special tokens themselves; order the "
-    "rest by count, highest first, and break equal counts alphabetically (one sort whose key has two parts "
-    "does both); stop when the list, specials included, has `size` words."],
+@exercise(solutions.tied_width, hints=[
+    "Write the parameter count of a TinyLM as a function of its width d, tied and untied: which parts grow "
+    "with d? The untied model's count at d_model is the budget.",
+    "Untied: 2·V·d for E and O, plus the MLP, c·d·H + H (first layer and its bias) and H·d + d (second layer "
+    "and its bias); tied, one V·d. Increase d from d_model while the tied count at d + 1 still fits the budget."],
     mistakes={
-        "keeps_singletons": "your list admits words seen only once. Section 2 explains why they must stay "
-                            "<unk>: otherwise <unk> never occurs as a training target and every unknown word "
-                            "in new text costs a very large loss.",
-        "ties_not_alphabetical": "words with equal counts are in the order they first appeared in the text; the "
-                                 "rule breaks ties alphabetically, so that the ids do not depend on the order "
-                                 "of the text.",
-        "size_without_specials": "your list has `size` words besides '<unk>' and '<eos>'; `size` is V, the number "
-                                 "of rows of the matrix, and the two specials have rows too.",
+        "doubled_width": "you balanced the V×d matrices only (V·d' = 2·V·d gives d' = 2·d). The MLP grows with the "
+                         "width too (c·d·H + H·d + d numbers), so a wider tied model also pays for a wider MLP and "
+                         "affords less than twice the width.",
+        "same_width": "d_model itself would be the answer only if the tie saved nothing. At width d_model the tied "
+                      "model has V·d fewer parameters than the untied one, so it can be wider. (Counting the shared "
+                      "matrix twice — state_dict() lists it under both names — gives this answer.)",
+        "over_budget": "a tied model of your width has more parameters than the untied model: you rounded up, or "
+                       "left something out of the count (the two Linear layers' biases are H + d numbers). The "
+                       "answer is the largest width that still fits the budget.",
+        "below_budget": "one width short: at the expected width the tied model has exactly as many parameters as "
+                        "the untied one, and \"no more than\" includes equal — your count stopped while it was "
+                        "still strictly below the budget.",
     })
-def build_vocabulary(answer, solution):
-    for tokens, size in _TOKEN_CASES:
-        expected = solution(tokens, size)
-        assert expected == Vocabulary.from_tokens(tokens, len(expected)).words  # the lesson's own vocabulary agrees
-        with _without_the_lessons_vocabulary():
-            got = answer(list(tokens), size)
-        what = f"build_vocabulary({' '.join(tokens)!r}.split(), {size})"
-        expect_type(got, list, what)
-        wrong = {"keeps_singletons": _vocabulary_variant(tokens, size, min_count=1),
-                 "ties_not_alphabetical": _vocabulary_variant(tokens, size, alphabetical=False),
-                 "size_without_specials": _vocabulary_variant(tokens, size, specials_in_size=False)}
+def tied_width(answer, solution):
+    for V, d, c, H in _WIDTH_CASES:
+        expected = solution(V, d, c, H)
+        got = answer(V, d, c, H)
+        what = f"tied_width(vocab_size={V}, d_model={d}, context={c}, hidden={H})"
+        expect_type(got, int, what)
+        wrong = {"doubled_width": 2 * d, "same_width": d, "over_budget": expected + 1}
+        if _width_parameters(V, expected, c, H, tie=True) == _width_parameters(V, d, c, H, tie=False):
+            wrong["below_budget"] = expected - 1     # the exact fit: only `<` instead of `<=` returns one less
         expect_equal(got, expected, what, wrong={key: value for key, value in wrong.items() if value != expected})
-    return len(_TOKEN_CASES)
+    return len(_WIDTH_CASES)
 
 
 _PERPLEXITY_CASES = [(145.5, 4.6, 0.257), (200.0, 7.0, 0.132), (80.0, 3.0, 0.0), (60.0, 5.0, 0.75)]
@@ -93,6 +71,8 @@ _PERPLEXITY_CASES = [(145.5, 4.6, 0.257), (200.0, 7.0, 0.132), (80.0, 3.0, 0.0),
                           "<unk> perplexity, and the rest (1 − unk_share) weighs the real words.",
         "unweighted": "you gave both kinds of target the same weight; each kind counts as often as it occurs, "
                       "so weigh by the shares.",
+        "no_exponential": "you returned the mean cross-entropy (nats per target), the weighted mean of the two "
+                          "logarithms; the perplexity is its exponential.",
     })
 def combined_perplexity(answer, solution):
     for words, unk, share in _PERPLEXITY_CASES:
@@ -104,49 +84,101 @@ def combined_perplexity(answer, solution):
             continue
         wrong = {"averaged_perplexities": (1 - share) * words + share * unk,
                  "swapped_shares": math.exp(share * math.log(words) + (1 - share) * math.log(unk)),
-                 "unweighted": math.sqrt(words * unk)}
+                 "unweighted": math.sqrt(words * unk),
+                 "no_exponential": math.log(expected)}
         mistake = next((key for key, value in wrong.items() if math.isclose(got, value, rel_tol=1e-6)), None)
         raise Mismatch(f"{what}: wrong value", round(expected, 3), round(got, 3) if math.isfinite(got) else got,
                        mistake=mistake)
     return len(_PERPLEXITY_CASES)
 
 
-def _dot_product_neighbours(W, row, k):
-    scores = W @ W[row]
-    scores[row] = -math.inf
-    return torch.topk(scores, k).indices.tolist()
+def _lesson_batches():
+    """Three steps, V = 8, c = 2: id 2 is read three times in step 1, ids 6 and 7 only ever are targets."""
+    return [(torch.tensor([[1, 2], [2, 2]]), torch.tensor([3, 1])),
+            (torch.tensor([[3, 4], [1, 5]]), torch.tensor([2, 6])),
+            (torch.tensor([[2, 1], [5, 5]]), torch.tensor([7, 2]))]
 
 
-def _neighbours_with_itself(W, row, k):
-    unit = torch.nn.functional.normalize(W, dim=1)
-    return torch.topk(unit @ unit[row], k).indices.tolist()
+def _random_batches(seed, vocab_size, steps, batch, context):
+    generator = torch.Generator().manual_seed(seed)
+    skew = torch.arange(vocab_size, 0, -1, dtype=torch.float) ** 2       # a few frequent words, a long tail
+
+    def draw(n):
+        return torch.multinomial(skew, n, replacement=True, generator=generator)
+
+    return [(draw(batch * context).reshape(batch, context), draw(batch)) for _ in range(steps)]
 
 
-@exercise(solutions.cosine_neighbours, hints=[
-    "Cosine similarity compares directions only: the length of a row must not change its rank. And a row is "
-    "always its own best match, which the question excludes.",
-    "Give every row length one first, score all rows against the chosen one with a single product, make sure "
-    "the chosen row itself can never be picked, then take the k highest scores in order (torch.topk)."],
+def _gradient_cases():
+    return [(_lesson_batches(), 8, False), (_random_batches(61, 20, 12, 4, 3), 20, False),
+            (_lesson_batches(), 8, True), (_random_batches(62, 20, 12, 4, 3), 20, True)]
+
+
+def _per_step(batches, vocab_size, ids_of):
+    """Per row, the number of steps in which ``ids_of(inputs, targets)`` contains it at least once."""
+    counts = torch.zeros(vocab_size, dtype=torch.long)
+    for inputs, targets in batches:
+        counts += torch.bincount(ids_of(inputs, targets).flatten(), minlength=vocab_size) > 0
+    return counts
+
+
+def _gradient_mistakes(batches, vocab_size, tie):
+    """What each named mistake returns on these batches: key -> (input_counts, output_counts)."""
+    steps = torch.full((vocab_size,), len(batches))
+    read = _per_step(batches, vocab_size, lambda inputs, targets: inputs)
+    if not tie:
+        occurrences = sum(torch.bincount(inputs.flatten(), minlength=vocab_size) for inputs, _ in batches)
+        return {"output_only_targets": (read, _per_step(batches, vocab_size, lambda inputs, targets: targets)),
+                "counted_occurrences": (occurrences, steps)}
+    return {"tied_as_untied": (read, steps), "tied_summed": (read + steps, read + steps)}
+
+
+def _same(a, b) -> bool:
+    """Equal numbers and shape; ``a`` may be anything a learner returned (False if it is not numbers)."""
+    try:
+        a = torch.as_tensor(a).detach()
+    except (TypeError, ValueError, RuntimeError):
+        return False
+    return a.shape == b.shape and bool(torch.equal(a.double(), b.double()))
+
+
+@exercise(solutions.gradient_step_counts, hints=[
+    "Two different questions, one per side. A row of E gets a gradient when the lookup reads it; a row of O "
+    "gets one whenever its score enters the loss — and the softmax gives every word a score. Tied, ask which "
+    "matrix the gradient lands in.",
+    "Untied: for each step, mark the ids that occur in that step's inputs (once per step, however often they "
+    "occur; torch.bincount with minlength=vocab_size, then > 0) and add the marks up; every output row counts "
+    "every step. Tied: E is O, so both counts are the count of the one matrix's rows."],
     mistakes={
-        "dot_product": "you ranked by the dot product, which grows with the length of a row: a row pointing the "
-                       "same way but ten times longer wins by length alone. Cosine divides the lengths out.",
-        "includes_itself": "the row itself is in your list (its cosine with itself is 1, the highest possible); "
-                           "the question asks for the other rows.",
+        "output_only_targets": "your output counts are the steps in which the word is a target. The softmax gives "
+                               "every word a probability, so every row of O gets a gradient at every step (p_j·h "
+                               "for a wrong word: small, not zero) — lesson 03's correction of \"only the target "
+                               "row gets a gradient\".",
+        "counted_occurrences": "you counted how often each word is read, not in how many steps: a row read three "
+                               "times in one batch gets one gradient in that step (the three contributions are "
+                               "summed into it).",
+        "tied_as_untied": "for the tied model you returned the untied counts. After the tie E and O are one "
+                          "Parameter with one .grad, so a row gets a gradient whenever either use reaches it — "
+                          "and the output side reaches every row at every step. That is what tying gives a rare "
+                          "word: its one row is trained at every step.",
+        "tied_summed": "you added the two sides' counts. Tied, the two contributions are summed into one gradient "
+                       "per step, so a row counts once per step: no count can exceed the number of steps.",
     })
-def cosine_neighbours(answer, solution):
-    generator = torch.Generator().manual_seed(60)
-    W = torch.randn(12, 4, generator=generator)
-    W[5] = W[3] * 10.0            # same direction, ten times longer: cosine 1, dot product much larger
-    cases = [(W, 3, 3), (W, 0, 4), (torch.randn(30, 8, generator=generator), 7, 5)]
-    for matrix, row, k in cases:
-        expected = solution(matrix.clone(), row, k)
-        got = answer(matrix.clone(), row, k)
-        what = f"cosine_neighbours(W {tuple(matrix.shape)}, row={row}, k={k})"
-        expect_type(got, list, what)
-        if not all(isinstance(i, int) and not isinstance(i, bool) for i in got):
-            raise Mismatch(f"{what} must return a list of ints (row ids)", expected,
-                           [type(i).__name__ for i in got][:k])
-        wrong = {"dot_product": _dot_product_neighbours(matrix.clone(), row, k),
-                 "includes_itself": _neighbours_with_itself(matrix.clone(), row, k)}
-        expect_equal(got, expected, what, wrong={key: value for key, value in wrong.items() if value != expected})
+def gradient_step_counts(answer, solution):
+    cases = _gradient_cases()
+    for batches, vocab_size, tie in cases:
+        expected = solution([(x.clone(), y.clone()) for x, y in batches], vocab_size, tie)
+        got = answer([(x.clone(), y.clone()) for x, y in batches], vocab_size, tie)
+        what = (f"gradient_step_counts({len(batches)} batches of shape {tuple(batches[0][0].shape)}, "
+                f"vocab_size={vocab_size}, tie={tie})")
+        if not isinstance(got, (tuple, list)) or len(got) != 2:
+            raise Mismatch(f"{what} must return a pair (input_counts, output_counts)", "a pair of tensors",
+                           type(got).__name__ if not isinstance(got, (tuple, list)) else f"{len(got)} items")
+        wrong = {key: pair for key, pair in _gradient_mistakes(batches, vocab_size, tie).items()
+                 if not all(_same(w, e) for w, e in zip(pair, expected, strict=True))}
+        mistake = next((key for key, pair in wrong.items()
+                        if all(_same(g, w) for g, w in zip(got, pair, strict=True))), None)
+        for index, part in enumerate(("input counts (rows of E)", "output counts (rows of O)")):
+            expect_close(got[index], expected[index], f"{what}: the {part}",
+                         wrong={mistake: wrong[mistake][index]} if mistake else None)
     return len(cases)

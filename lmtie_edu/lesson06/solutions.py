@@ -5,14 +5,20 @@ into the notebook.
 """
 
 
-def build_vocabulary(tokens, size):
-    """Word list: '<unk>', '<eos>', then the most frequent words seen at least twice (ties: alphabetical)."""
-    from collections import Counter
+def tied_width(vocab_size, d_model, context, hidden):
+    """The largest width of a tied TinyLM that has no more parameters than the untied TinyLM of width
+    d_model: the budget the tie frees (V·d) spent on wider vectors."""
 
-    counts = Counter(tokens)
-    ranked = sorted((w for w in counts if counts[w] >= 2 and w not in ("<unk>", "<eos>")),
-                    key=lambda w: (-counts[w], w))
-    return ["<unk>", "<eos>"] + ranked[:size - 2]
+    def parameters(d, tie):
+        matrices = (1 if tie else 2) * vocab_size * d                 # E, and O unless it is E
+        mlp = (context * d * hidden + hidden) + (hidden * d + d)      # Linear(c·d → H), Linear(H → d), biases
+        return matrices + mlp
+
+    budget = parameters(d_model, tie=False)
+    d = d_model
+    while parameters(d + 1, tie=True) <= budget:
+        d += 1
+    return d
 
 
 def combined_perplexity(word_perplexity, unk_perplexity, unk_share):
@@ -24,12 +30,17 @@ def combined_perplexity(word_perplexity, unk_perplexity, unk_share):
     return math.exp(mean_cross_entropy)
 
 
-def cosine_neighbours(W, row, k):
-    """Ids of the k rows of W with the highest cosine similarity to W[row], W[row] itself excluded."""
+def gradient_step_counts(batches, vocab_size, tie):
+    """Per row, the number of steps in which it gets a non-zero gradient: (input side, output side).
+    A row of E only when its word is read in the step's batch; a row of O at every step (the softmax
+    reaches every word); tied, E and O are one matrix, so both counts are that matrix's: every step."""
     import torch
-    import torch.nn.functional as F
 
-    unit = F.normalize(W, dim=1)
-    scores = unit @ unit[row]
-    scores[row] = -float("inf")
-    return torch.topk(scores, k).indices.tolist()
+    steps = len(batches)
+    output_counts = torch.full((vocab_size,), steps)
+    if tie:
+        return output_counts.clone(), output_counts
+    input_counts = torch.zeros(vocab_size, dtype=torch.long)
+    for inputs, _targets in batches:
+        input_counts += torch.bincount(inputs.flatten(), minlength=vocab_size) > 0   # read at least once
+    return input_counts, output_counts

@@ -8,11 +8,10 @@ import torch.nn.functional as F
 from torch import nn
 
 from lmtie_edu.kit.exercises import Mismatch, Shortcut, exercise, expect_equal, expect_type, hint
-from lmtie_edu.shared.models import TinyLM
-from lmtie_edu.shared.seeding import seeded
 
 from . import solutions
-from .checkpoints import count_unique_elements, torch_checkpoint
+from .checkpoints import count_unique_elements
+from .exercise_cases import optimiser_cases, state_dicts, tied_models_and_optimisers
 
 __all__ = ["count_checkpoint_parameters", "hint", "not_in_optimiser", "untie_and_register"]  # the lesson calls ex.hint("name")
 
@@ -31,40 +30,40 @@ def _refuse_helper(answer, helper: str, where: str) -> None:
 
 
 # -- exercise 1: which Parameters will the optimiser never update? ----------------------------------
-def _optimiser_cases():
-    """(description, model, optimiser) triples: every way the optimiser can miss a Parameter."""
-    with seeded(0):  # the learner's random state is left alone
-        models = [TinyLM(10, 4, tie=tie) for tie in (True, False, True, False, False, False)]
-    cases = []
-    model = models[0]
-    cases.append(("tied, then the optimiser built", model, torch.optim.SGD(model.parameters(), lr=0.1)))
-    model = models[1]
-    optimiser = torch.optim.SGD(model.parameters(), lr=0.1)
-    shared = nn.Parameter(model.embedding.weight.detach().clone())
-    model.embedding.weight = model.head.weight = shared
-    cases.append(("optimiser built, then a new shared Parameter tied in", model, optimiser))
-    model = models[2]
-    optimiser = torch.optim.SGD(model.parameters(), lr=0.1)
-    model.head.weight = nn.Parameter(model.head.weight.detach().clone())
-    cases.append(("optimiser built, then the head untied", model, optimiser))
-    model = models[3]
-    cases.append(("optimiser given only model.body.parameters()", model,
-                  torch.optim.SGD(model.body.parameters(), lr=0.1)))
-    model = models[4]
-    copies = [nn.Parameter(p.detach().clone()) for p in model.parameters()]
-    cases.append(("optimiser given equal-valued copies of every Parameter", model, torch.optim.SGD(copies, lr=0.1)))
-    model = models[5]
-    optimiser = torch.optim.SGD(model.parameters(), lr=0.1)
-    model.head.weight = nn.Parameter(model.head.weight.data)  # a new object over the same memory
-    cases.append(("optimiser built, then the head re-wrapped in a new Parameter over its own memory",
-                  model, optimiser))
-    return cases
-
-
-def _missing(model, optimiser, same) -> list[str]:
-    """Names of the model's Parameters for which no Parameter of the optimiser is ``same``."""
-    held = [p for group in optimiser.param_groups for p in group["params"]]
+def _missing(model, optimiser, same, groups=None) -> list[str]:
+    """Names of the model's Parameters for which no Parameter of the optimiser (of its first ``groups``
+    groups, if given) is ``same``."""
+    held = [p for group in optimiser.param_groups[:groups] for p in group["params"]]
     return sorted(name for name, p in model.named_parameters() if not any(same(p, q) for q in held))
+
+
+def _same_object(p, q) -> bool:
+    return p is q
+
+
+def _looked_at(model, optimiser) -> tuple:
+    """What a detector must leave as it found it: the model's Parameters, the optimiser's groups and settings."""
+    return ([(name, p) for name, p in model.named_parameters(remove_duplicate=False)],
+            [(list(group["params"]), {k: v for k, v in group.items() if k != "params"})
+             for group in optimiser.param_groups])
+
+
+def _expect_untouched(before: tuple, after: tuple, call: str) -> None:
+    (parameters, groups), (parameters_now, groups_now) = before, after
+    pairs = zip(parameters, parameters_now, strict=True) if len(parameters) == len(parameters_now) else None
+    if pairs is None or any(name != name_now or p is not p_now for (name, p), (name_now, p_now) in pairs):
+        raise Mismatch(f"{call}: your function changed the model's Parameters; it should only look at them",
+                       "the model's Parameter objects as given", "other Parameter objects")
+    held = [[id(p) for p in params] for params, _ in groups]
+    held_now = [[id(p) for p in params] for params, _ in groups_now]
+    if held != held_now or [s for _, s in groups] != [s for _, s in groups_now]:
+        added = sum(map(len, held_now)) > sum(map(len, held))
+        raise Mismatch(f"{call}: your function changed the optimiser's parameter groups; it should only report "
+                       "the missing names and leave the optimiser as it was"
+                       + (" (adding the missing Parameters hides from its caller what it reports)" if added else ""),
+                       f"{len(groups)} group(s) holding {sum(map(len, held))} Parameter(s), unchanged",
+                       f"{len(groups_now)} group(s) holding {sum(map(len, held_now))} Parameter(s)"
+                       + ("" if held != held_now else ", with changed settings"))
 
 
 def _same_values(p, q) -> bool:
@@ -95,58 +94,35 @@ def _compared_tensors_with_in(error: BaseException) -> str | None:
                     "is never applied. Compare the objects themselves.",
                     "tensor_in_list": "asking whether a tensor is in a list of tensors compares it with each "
                     "element using ==, which gives a tensor of booleans (or fails on different shapes), not "
-                    "one truth value. Compare objects by identity (or by their id())."},
+                    "one truth value. Compare objects by identity (or by their id()).",
+                    "first_group_only": "you looked only in the optimiser's first parameter group "
+                    "(param_groups[0]); an optimiser can hold its Parameters in several groups (weight decay "
+                    "for matrices, none for vectors, as nanoGPT builds it), and a Parameter in any group is "
+                    "updated. Look through every group."},
           on_error=_compared_tensors_with_in)
 def not_in_optimiser(answer, solution):
     _refuse_helper(answer, "in_optimiser", "pitfalls")
-    cases = _optimiser_cases()
-    for what, model, optimiser in cases:
-        got = answer(model, optimiser)
+    cases, references = optimiser_cases(), optimiser_cases()  # equal, separate: the answer may change its own
+    for (what, model, optimiser), (_, model_r, optimiser_r) in zip(cases, references, strict=True):
         call = f"not_in_optimiser(model, optimiser) with {what}"
+        expected = solution(model_r, optimiser_r)
+        # memory first: where both match (an object re-wrapped over its memory), values were right in an
+        # earlier case, so the answer compares memory
+        wrong = {"compared_memory": _missing(model_r, optimiser_r, _same_memory),
+                 "compared_values": _missing(model_r, optimiser_r, _same_values),
+                 "first_group_only": _missing(model_r, optimiser_r, _same_object, groups=1)}
+        before = _looked_at(model, optimiser)
+        got = answer(model, optimiser)
+        _expect_untouched(before, _looked_at(model, optimiser), call)
         expect_type(got, list, call)
         if not all(isinstance(name, str) for name in got):
             raise Mismatch(f"{call} must return a list of names (strings)", "list of str",
                            sorted({type(name).__name__ for name in got}))
-        expect_equal(sorted(got), solution(model, optimiser), call,
-                     # memory first: where both match (an object re-wrapped over its memory), values were
-                     # right in an earlier case, so the answer compares memory
-                     wrong={"compared_memory": _missing(model, optimiser, _same_memory),
-                            "compared_values": _missing(model, optimiser, _same_values)})
+        expect_equal(sorted(got), expected, call, wrong=wrong)
     return len(cases)
 
 
 # -- exercise 2: count a checkpoint's numbers, each element of memory once --------------------------
-def _models():
-    """(description, model) pairs covering every way two matrices can look tied."""
-    with seeded(0):  # the learner's random state is left alone
-        tied, untied, copied, aliased, retied = (TinyLM(10, 4, tie=tie) for tie in (True, False, False, False, False))
-    with torch.no_grad():
-        copied.head.weight.copy_(copied.embedding.weight)
-    aliased.head.weight.data = aliased.embedding.weight.data  # one storage, still two Parameters
-    shared = nn.Parameter(retied.embedding.weight.detach().clone())
-    retied.embedding.weight = retied.head.weight = shared
-    return [("a model tied with tie()", tied), ("an untied model", untied),
-            ("a model whose head values were copied from the embedding", copied),
-            ("a model with head.weight.data = embedding.weight.data", aliased),
-            ("a model with one new Parameter put into both modules", retied)]
-
-
-def _state_dicts():
-    """(description, state dict): models' state dicts, a reloaded tie, and views into one buffer."""
-    cases = [(f"the state_dict() of {what}", model.state_dict()) for what, model in _models()]
-    cases.append(("a tied model's state dict after torch.save + torch.load",
-                  torch_checkpoint(_models()[0][1].state_dict())[1]))
-    with seeded(0):
-        fused, flat = torch.randn(8, 4), torch.randn(24)
-    cases.append(("a fused query/key matrix saved as its two halves (views of one tensor)",
-                  {"attention.query.weight": fused[:4], "attention.key.weight": fused[4:]}))
-    tied_view = flat[:16].view(4, 4)
-    cases.append(("one flat buffer saved next to views into it (a tied 4x4 matrix under two names, and a bias)",
-                  {"flat_buffer": flat, "embedding.weight": tied_view, "head.weight": tied_view,
-                   "body.bias": flat[16:]}))
-    return cases
-
-
 def _once_per(key) -> Callable[[dict], int]:
     """A wrong count: each tensor's numel() added once per distinct ``key(tensor)``."""
     def count(state_dict) -> int:
@@ -161,6 +137,10 @@ _WRONG_COUNTS = {
     "counted_tie_twice": lambda state_dict: sum(t.numel() for t in state_dict.values()),
     "same_storage_once": _once_per(lambda t: t.untyped_storage().data_ptr()),
     "same_start_once": _once_per(lambda t: t.data_ptr()),
+    "whole_storage": lambda state_dict: sum({t.untyped_storage().data_ptr(): t.untyped_storage().nbytes()
+                                             // t.element_size() for t in state_dict.values()}.values()),
+    "bytes_as_elements": lambda state_dict: len(set().union(*(range(t.data_ptr(), t.data_ptr() + t.numel())
+                                                              for t in state_dict.values()))),
 }
 
 
@@ -174,36 +154,35 @@ _WRONG_COUNTS = {
           mistakes={"counted_tie_twice": "you counted a tied matrix twice: its two keys read one storage, so "
                     "its numbers exist once in memory (and once in a file written by torch.save).",
                     "same_storage_once": "you counted each storage once, by the first tensor found in it; but "
-                    "different tensors can be different parts of one storage (the two halves of a fused "
-                    "matrix), and a storage holds all of them.",
+                    "different tensors can be different parts of one storage (two slices of a matrix, the two "
+                    "halves of a fused matrix), and each part holds numbers of its own.",
                     "same_start_once": "you compared where tensors start (data_ptr()): a tensor that starts "
                     "inside memory already counted adds nothing new, and two tensors that start at the same "
-                    "address can cover different amounts of memory (a buffer and its first part)."})
+                    "address can cover different amounts of memory (a buffer and its first part).",
+                    "whole_storage": "you counted the full length of each storage; but a tensor can read only "
+                    "part of its storage (a slice: the first 2 rows of a 10x4 matrix read 8 of its storage's "
+                    "40 elements), and the elements no key reads are not numbers of the state dict. Count the positions the "
+                    "tensors read.",
+                    "bytes_as_elements": "you mixed bytes and elements: data_ptr() is an address in bytes, but "
+                    "numel() counts elements of element_size() bytes each (4 for float32), so data_ptr() to "
+                    "data_ptr() + numel() is not the memory a tensor reads (a view 4 elements into a buffer "
+                    "starts 16 bytes in). Use storage_offset(), which counts elements, or count bytes with "
+                    "numel() * element_size()."})
 def count_checkpoint_parameters(answer, solution):
     _refuse_helper(answer, "count_unique_elements", "checkpoints")
-    cases = _state_dicts()
+    cases = state_dicts()
     for what, state in cases:
-        expected = solution(state)
+        expected = solution(state)  # (and the known wrong counts) before the answer sees the tensors
         assert expected == count_unique_elements(state), "reference solution and independent count disagree"
+        wrong = {key: count(state) for key, count in _WRONG_COUNTS.items()}
         call = f"count_checkpoint_parameters({what})"
         got = answer(dict(state))
         expect_type(got, int, call)
-        expect_equal(got, expected, call, wrong={key: wrong(state) for key, wrong in _WRONG_COUNTS.items()})
+        expect_equal(got, expected, call, wrong=wrong)
     return len(cases)
 
 
 # -- exercise 3: untie for fine-tuning, and keep training the new head with the tied matrix's settings -
-def _tied_model_and_optimiser():
-    """A tied TinyLM and an AdamW whose groups set their own learning rate and weight decay (not the defaults)."""
-    with seeded(0):  # the learner's random state is left alone
-        model = TinyLM(10, 4, tie=True)
-    matrices = [p for p in model.parameters() if p.dim() >= 2]
-    vectors = [p for p in model.parameters() if p.dim() < 2]
-    optimiser = torch.optim.AdamW([{"params": matrices, "lr": 0.02, "weight_decay": 0.1},
-                                   {"params": vectors, "lr": 0.02, "weight_decay": 0.0}], lr=1e-3)
-    return model, optimiser
-
-
 def _groups_holding(parameter, optimiser) -> list[dict]:
     return [g for g in optimiser.param_groups for p in g["params"] if p is parameter]
 
@@ -227,9 +206,20 @@ def _settings(group: dict) -> dict:
                     "tied matrix's group (a group added without settings takes the optimiser's defaults): it "
                     "would train with another learning rate or weight decay than the matrix it came from."})
 def untie_and_register(answer, solution):
-    model, optimiser = _tied_model_and_optimiser()
+    cases = tied_models_and_optimisers()
+    for what, model, optimiser in cases:
+        try:
+            _check_untied(answer, model, optimiser)
+        except Mismatch as wrong:
+            wrong.what = f"{wrong.what} (with {what})"
+            raise
+    return len(cases)
+
+
+def _check_untied(answer, model, optimiser) -> None:
     tied = model.embedding.weight
     before = tied.detach().clone()
+    expected = _settings(_groups_holding(tied, optimiser)[0])  # a copy, taken before the answer runs
     answer(model, optimiser)
     head, embedding = model.head.weight, model.embedding.weight
     if embedding is not tied:
@@ -249,7 +239,12 @@ def untie_and_register(answer, solution):
         raise Mismatch("the new head is not in the optimiser", "in one group", "in none", mistake="not_registered")
     if len(groups) > 1:
         raise Mismatch("the new head is in more than one parameter group", "in one group", f"in {len(groups)}")
-    expected = _settings(_groups_holding(embedding, optimiser)[0])
+    kept = _groups_holding(embedding, optimiser)
+    if len(kept) != 1 or _settings(kept[0]) != expected:
+        raise Mismatch("the embedding must stay in its group, with that group's settings unchanged",
+                       {key: expected[key] for key in ("lr", "weight_decay")},
+                       {key: kept[0].get(key) for key in ("lr", "weight_decay")} if len(kept) == 1
+                       else f"in {len(kept)} groups")
     if _settings(groups[0]) != expected:
         got = {key: groups[0].get(key) for key in ("lr", "weight_decay")}
         raise Mismatch("the new head's group has other settings than the tied matrix's group",
@@ -259,4 +254,3 @@ def untie_and_register(answer, solution):
     if torch.equal(head.detach(), before) or torch.equal(head.detach(), embedding.detach()):
         raise Mismatch("after one optimiser step the new head did not move on its own: does it get a gradient?",
                        "head updated, different from the embedding", "unchanged or equal")
-    return 1

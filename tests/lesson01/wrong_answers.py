@@ -1,4 +1,5 @@
-"""Lesson 01: one wrong answer per diagnosed mistake, and the shortcuts each check must refuse."""
+"""Lesson 01: one wrong answer per diagnosed mistake, the shortcuts each check must refuse, and the plausible
+wrong answers without a named mistake (each must fail and say where it differs)."""
 
 import torch
 import torch.nn.functional as F
@@ -16,6 +17,34 @@ def bag_with_integer_one_hot(W, ids):
 
 def bag_not_summed(W, ids):
     return F.one_hot(ids, W.shape[0]).float() @ W
+
+
+def bag_with_num_classes_width(W, ids):
+    return F.one_hot(ids, W.shape[1]).sum(dim=1).float() @ W      # d, W's width, for the vocabulary size
+
+
+def bag_with_the_lessons_V(W, ids):
+    return F.one_hot(ids, num_classes=10).sum(dim=1).float() @ W  # the lesson's global V = 10, not this W's
+
+
+def bag_as_mean(W, ids):
+    return F.one_hot(ids, W.shape[0]).float().mean(dim=1) @ W
+
+
+def bag_of_comparisons(W, ids):   # a sum of booleans is int64 too
+    return (ids[..., None] == torch.arange(W.shape[0])).sum(dim=1) @ W
+
+
+def bag_over_the_batch(W, ids):
+    return F.one_hot(ids, W.shape[0]).sum(dim=0).float() @ W      # sums the sequences, not the positions
+
+
+def bag_of_distinct_tokens(W, ids):
+    return F.one_hot(ids, W.shape[0]).amax(dim=1).float() @ W     # a repeated token counted once
+
+
+def bag_of_the_whole_batch(W, ids):
+    return F.one_hot(ids, W.shape[0]).sum(dim=(0, 1)).float() @ W
 
 
 def bag_by_indexing(W, ids):
@@ -49,6 +78,48 @@ def step_ascends(W, ids, lr):
 
 def step_only(W, ids, lr):
     return -lr * torch.bincount(ids.flatten(), minlength=W.shape[0]).float().unsqueeze(1).expand_as(W)
+
+
+def step_without_minlength(W, ids, lr):
+    return W - lr * torch.bincount(ids.flatten()).float().unsqueeze(1)
+
+
+def step_with_minlength_width(W, ids, lr):
+    return W - lr * torch.bincount(ids.flatten(), minlength=W.shape[1]).float().unsqueeze(1)
+
+
+def step_counts_as_a_row(W, ids, lr):
+    return W - lr * torch.bincount(ids.flatten(), minlength=W.shape[0]).float()   # no unsqueeze(1)
+
+
+def step_of_distinct_rows(W, ids, lr):
+    W = W.clone()
+    for i in set(ids.flatten().tolist()):   # each row once, however often it is looked up
+        W[i] -= lr
+    return W
+
+
+def step_with_the_lessons_V(W, ids, lr):
+    return W - lr * torch.bincount(ids.flatten(), minlength=10).float().unsqueeze(1)
+
+
+def step_of_a_mean_loss(W, ids, lr):
+    return W - lr * torch.bincount(ids.flatten(), minlength=W.shape[0]).float().unsqueeze(1) / ids.numel()
+
+
+def step_sets_the_rows(W, ids, lr):
+    W = W.clone()
+    W[ids.flatten()] = -lr
+    return W
+
+
+def step_without_lr(W, ids, lr):
+    return W - torch.bincount(ids.flatten(), minlength=W.shape[0]).float().unsqueeze(1)
+
+
+def step_of_the_first_sequence(W, ids, lr):
+    first = ids if ids.dim() == 1 else ids[0]
+    return W - lr * torch.bincount(first, minlength=W.shape[0]).float().unsqueeze(1)
 
 
 def step_by_backward(W, ids, lr):
@@ -90,6 +161,26 @@ def rows_ignoring_the_tie(ids, vocab_size, tie):
     return sorted(set(ids[:-1].tolist()))
 
 
+def rows_without_the_last_token(ids, vocab_size, tie):   # passed before the case [3, 1, 3]
+    return list(range(vocab_size)) if tie else sorted(set(ids.tolist()) - {ids[-1].item()})
+
+
+def rows_of_the_targets(ids, vocab_size, tie):
+    return list(range(vocab_size)) if tie else sorted(set(ids[1:].tolist()))
+
+
+def rows_up_to_the_largest_id_when_tied(ids, vocab_size, tie):
+    return list(range(int(ids.max()) + 1)) if tie else sorted(set(ids[:-1].tolist()))
+
+
+def rows_of_the_targets_when_tied(ids, vocab_size, tie):
+    return sorted(set(ids[1:].tolist())) if tie else sorted(set(ids[:-1].tolist()))
+
+
+def rows_but_the_last_when_tied(ids, vocab_size, tie):
+    return list(range(vocab_size - 1)) if tie else sorted(set(ids[:-1].tolist()))
+
+
 def rows_by_running_the_step(ids, vocab_size, tie):
     from lmtie_edu.lesson01.lookup import next_token_gradient
 
@@ -109,12 +200,28 @@ def rows_unsorted(ids, vocab_size, tie):
 
 
 WRONG = {
-    "bag_of_tokens": {"no_num_classes": bag_without_num_classes, "integer_one_hot": bag_with_integer_one_hot,
-                      "not_summed": bag_not_summed},
-    "sgd_step_on_lookup": {"overwrite": step_overwrites_repeats, "ascent": step_ascends, "update_only": step_only},
+    "bag_of_tokens": {"no_num_classes": bag_without_num_classes, "num_classes_not_rows": bag_with_num_classes_width,
+                      "integer_one_hot": bag_with_integer_one_hot, "not_summed": bag_not_summed,
+                      "mean_not_sum": bag_as_mean},
+    "sgd_step_on_lookup": {"overwrite": step_overwrites_repeats, "ascent": step_ascends, "update_only": step_only,
+                           "no_minlength": step_without_minlength, "counts_not_column": step_counts_as_a_row},
     "rows_reached": {"targets_as_inputs": rows_with_the_targets,
                      "head_only_targets": rows_of_inputs_and_targets_when_tied,
-                     "tie_ignored": rows_ignoring_the_tie},
+                     "tie_ignored": rows_ignoring_the_tie, "dropped_last_value": rows_without_the_last_token},
+}
+
+# More answers that make a named mistake (the check must give them the same diagnosis as WRONG's).
+ALSO = {
+    "bag_of_tokens": {"num_classes_not_rows": bag_with_the_lessons_V, "integer_one_hot": bag_of_comparisons},
+    "sgd_step_on_lookup": {"no_minlength": step_with_minlength_width, "overwrite": step_of_distinct_rows},
+}
+
+CAUGHT = {
+    "bag_of_tokens": [bag_over_the_batch, bag_of_distinct_tokens, bag_of_the_whole_batch],
+    "sgd_step_on_lookup": [step_with_the_lessons_V, step_of_a_mean_loss, step_sets_the_rows, step_without_lr,
+                           step_of_the_first_sequence],
+    "rows_reached": [rows_of_the_targets, rows_up_to_the_largest_id_when_tied, rows_of_the_targets_when_tied,
+                     rows_but_the_last_when_tied],
 }
 
 SHORTCUTS = {

@@ -1,4 +1,7 @@
-"""Lesson 02: one wrong answer per diagnosed mistake, and the shortcuts each check must refuse."""
+"""Lesson 02: one wrong answer per diagnosed mistake, the shortcuts each check must refuse, and plausible wrong
+answers without a named mistake (CAUGHT: each must fail and say what differs)."""
+
+import copy
 
 import torch
 from torch import nn
@@ -27,8 +30,29 @@ def cosine_as_numpy(W):
     return (W / W.norm(dim=1, keepdim=True)).numpy()
 
 
+def cosine_by_matrix_norm(W):  # one number for the whole matrix: the rows keep their relative lengths
+    return W / W.norm()
+
+
 def cosine_unchanged(W):  # the plain head: still favours long vectors
     return W.clone()
+
+
+def cosine_by_squared_norm(W):  # the square root forgotten: rows of length 1/|w_i|
+    return W / (W**2).sum(dim=1, keepdim=True)
+
+
+def cosine_by_l1_norm(W):
+    return W / W.abs().sum(dim=1, keepdim=True)
+
+
+def cosine_by_max_entry(W):
+    return W / W.abs().max(dim=1, keepdim=True).values
+
+
+def cosine_centred(W):  # subtracts the common direction first: other angles
+    centred = W - W.mean(dim=0)
+    return centred / centred.norm(dim=1, keepdim=True)
 
 
 # -- tokens_beating_self ----------------------------------------------------------------------------------------
@@ -42,6 +66,31 @@ def beating_including_self(W, i):
 def beating_by_norm(W, i):
     norms = W.norm(dim=1)
     return [j for j in range(len(W)) if norms[j] > norms[i]]
+
+
+def beating_ties_included(W, i):  # excludes i, but ">=" keeps the tokens that only tie
+    logits = W @ W[i]
+    return [j for j in range(len(W)) if j != i and logits[j] >= logits[i]]
+
+
+def beating_norm_not_squared(W, i):
+    logits = W @ W[i]
+    return [j for j in range(len(W)) if logits[j] > W[i].norm()]
+
+
+def beating_by_logit_order(W, i):  # the right tokens, largest logit first
+    logits = W @ W[i]
+    return [int(j) for j in logits.argsort(descending=True) if logits[j] > logits[i]]
+
+
+def beating_by_cosine(W, i):  # no token's cosine with e_i exceeds 1
+    cosines = (W / W.norm(dim=1, keepdim=True)) @ (W[i] / W[i].norm())
+    return [j for j in range(len(W)) if cosines[j] > cosines[i]]
+
+
+def beating_by_distance(W, i):  # the nearest-vector reading: nothing is nearer to e_i than e_i
+    distances = (W - W[i]).norm(dim=1)
+    return [j for j in range(len(W)) if distances[j] < distances[i]]
 
 
 def beating_as_tensor(W, i):
@@ -70,6 +119,80 @@ def head_by_copy(embedding):
     return _head(embedding, copy=True)
 
 
+def head_by_data(embedding):  # one storage, two Parameters
+    V, d = embedding.weight.shape
+    head = nn.Linear(d, V)
+    head.weight.data = embedding.weight.data
+    nn.init.zeros_(head.bias)
+    return head
+
+
+def head_by_new_parameter(embedding):  # nn.Parameter(tensor) reads the tensor's memory: one storage, two Parameters
+    head = _head(embedding)
+    head.weight = nn.Parameter(embedding.weight)
+    return head
+
+
+def head_by_copy_(embedding):
+    V, d = embedding.weight.shape
+    head = nn.Linear(d, V)
+    with torch.no_grad():
+        head.weight.copy_(embedding.weight)
+        head.bias.zero_()
+    return head
+
+
+def head_by_deepcopy(embedding):
+    head = _head(embedding)
+    head.weight = copy.deepcopy(embedding.weight)
+    return head
+
+
+def head_reversed(embedding):  # embedding.weight = head.weight: tied, but to the head's random matrix
+    V, d = embedding.weight.shape
+    head = nn.Linear(d, V)
+    embedding.weight = head.weight
+    nn.init.zeros_(head.bias)
+    return head
+
+
+def head_untied(embedding):  # the tie forgotten
+    V, d = embedding.weight.shape
+    head = nn.Linear(d, V)
+    nn.init.zeros_(head.bias)
+    return head
+
+
+def head_zeroes_weight(embedding):  # zeros_ on the weight instead of the bias: the embedding is zeroed
+    head = _head(embedding, zero_bias=False)
+    nn.init.zeros_(head.weight)
+    return head
+
+
+def head_reinitialised(embedding):  # TinyLM's init after the tie: re-initialises the embedding
+    head = _head(embedding)
+    nn.init.normal_(head.weight, std=embedding.weight.shape[1] ** -0.5)
+    return head
+
+
+def head_transposed_parameter(embedding):
+    head = _head(embedding)
+    head.weight = nn.Parameter(embedding.weight.T)
+    return head
+
+
+def head_bias_per_feature(embedding):
+    head = _head(embedding, bias=False)
+    head.bias = nn.Parameter(torch.zeros(embedding.weight.shape[1]))
+    return head
+
+
+def head_frozen_bias(embedding):
+    head = _head(embedding, bias=False)
+    head.bias = nn.Parameter(torch.zeros(embedding.weight.shape[0]), requires_grad=False)
+    return head
+
+
 def head_transposed(embedding):
     return _head(embedding, transposed=True)
 
@@ -87,14 +210,31 @@ def head_without_bias(embedding):
 
 
 WRONG = {
-    "cosine_head": {"columns": cosine_by_columns, "in_place": cosine_in_place, "no_keepdim": cosine_without_keepdim},
-    "tokens_beating_self": {"includes_self": beating_including_self, "by_norm": beating_by_norm},
-    "tied_head_with_bias": {"copy_not_share": head_by_copy, "transposed_layer": head_transposed,
+    "cosine_head": {"columns": cosine_by_columns, "in_place": cosine_in_place, "no_keepdim": cosine_without_keepdim,
+                    "lengths_kept": cosine_by_matrix_norm},
+    "tokens_beating_self": {"includes_self": beating_including_self, "by_norm": beating_by_norm,
+                            "ties_included": beating_ties_included, "norm_not_squared": beating_norm_not_squared},
+    "tied_head_with_bias": {"copy_not_share": head_by_copy, "second_parameter": head_by_data,
+                            "reversed_tie": head_reversed, "transposed_layer": head_transposed,
                             "bias_not_zero": head_with_random_bias},
 }
 
 SHORTCUTS = {
-    "cosine_head": [cosine_as_list, cosine_as_numpy, cosine_unchanged],
+    "cosine_head": [cosine_as_list, cosine_as_numpy],
     "tokens_beating_self": [beating_as_tensor, beating_as_tensor_elements],
-    "tied_head_with_bias": [head_is_embedding, head_without_bias],
+    "tied_head_with_bias": [head_is_embedding],
+}
+
+ALSO_DIAGNOSED = {  # more wrong answers that make a named mistake: exercise -> [(mistake key, answer)]
+    "cosine_head": [("lengths_kept", cosine_unchanged)],
+    "tied_head_with_bias": [("second_parameter", head_by_new_parameter), ("copy_not_share", head_by_copy_),
+                            ("copy_not_share", head_by_deepcopy)],
+}
+
+CAUGHT = {
+    "cosine_head": [cosine_by_squared_norm, cosine_by_l1_norm, cosine_by_max_entry, cosine_centred],
+    "tokens_beating_self": [beating_by_logit_order, beating_by_cosine, beating_by_distance],
+    "tied_head_with_bias": [head_untied, head_zeroes_weight,
+                            head_reinitialised, head_transposed_parameter, head_without_bias, head_bias_per_feature,
+                            head_frozen_bias],
 }

@@ -1,4 +1,5 @@
-"""Lesson 03: one wrong answer per diagnosed mistake, and the shortcuts each check must refuse."""
+"""Lesson 03: one wrong answer per diagnosed mistake, the shortcuts each check must refuse, and the plausible wrong
+answers without a name of their own (CAUGHT: each must fail and say where it differs)."""
 
 import torch
 import torch.nn.functional as F
@@ -21,6 +22,42 @@ def head_gradient_without_target(h, W_out, target):
 
 def head_gradient_sign_flipped(h, W_out, target):
     return torch.outer(-_p_minus_y(h, W_out, target), h)
+
+
+def head_gradient_only_target_row(h, W_out, target):
+    grad = torch.zeros_like(W_out)                  # "only the target's output vector is updated"
+    grad[target] = _p_minus_y(h, W_out, target)[target] * h
+    return grad
+
+
+def head_gradient_minus_h_at_target(h, W_out, target):   # the one-hot alone: the softmax forgotten
+    return torch.outer(-F.one_hot(torch.tensor(target), W_out.shape[0]).float(), h)
+
+
+def head_gradient_target_row_sign_flipped(h, W_out, target):
+    grad = torch.zeros_like(W_out)
+    grad[target] = (1 - F.softmax(W_out @ h, dim=0)[target]) * h
+    return grad
+
+
+def head_gradient_logits_for_probabilities(h, W_out, target):
+    return torch.outer(W_out @ h - F.one_hot(torch.tensor(target), W_out.shape[0]).float(), h)
+
+
+def head_gradient_log_softmax(h, W_out, target):
+    return torch.outer(F.log_softmax(W_out @ h, dim=0) - F.one_hot(torch.tensor(target), W_out.shape[0]).float(), h)
+
+
+def head_gradient_times_rows_of_W(h, W_out, target):     # ∂z_j/∂h = W_out[j] where ∂z_j/∂W_out[j] = h
+    return _p_minus_y(h, W_out, target).unsqueeze(1) * W_out
+
+
+def head_gradient_absolute(h, W_out, target):            # the row-norm formula |p_j - y_j| ‖h‖ taken literally
+    return torch.outer(_p_minus_y(h, W_out, target).abs(), h)
+
+
+def head_gradient_averaged_over_tokens(h, W_out, target):
+    return torch.outer(_p_minus_y(h, W_out, target), h) / W_out.shape[0]
 
 
 def head_gradient_by_backward(h, W_out, target):
@@ -52,6 +89,38 @@ def lookup_gradient_averaging_repeats(ids, upstream, vocab_size):
     return summed / torch.bincount(ids, minlength=vocab_size).clamp(min=1).unsqueeze(1)
 
 
+def lookup_gradient_by_plus_equals(ids, upstream, vocab_size):
+    grad = torch.zeros(vocab_size, upstream.shape[1])
+    grad[ids] += upstream           # reads, adds, writes back: a repeated id keeps one position's row
+    return grad
+
+
+def lookup_gradient_first_write_wins(ids, upstream, vocab_size):
+    grad = torch.zeros(vocab_size, upstream.shape[1])
+    for position in reversed(range(len(ids))):
+        grad[ids[position]] = upstream[position]
+    return grad
+
+
+def lookup_gradient_divided_by_positions(ids, upstream, vocab_size):
+    return torch.zeros(vocab_size, upstream.shape[1]).index_add(0, ids, upstream) / len(ids)
+
+
+def lookup_gradient_grouping_adjacent_repeats(ids, upstream, vocab_size):   # passed before: repeats were adjacent
+    unique, inverse = torch.unique_consecutive(ids, return_inverse=True)
+    grad = torch.zeros(vocab_size, upstream.shape[1])
+    grad[unique] = torch.zeros(len(unique), upstream.shape[1]).index_add(0, inverse, upstream)
+    return grad
+
+
+def lookup_gradient_without_vocab_size(ids, upstream, vocab_size):
+    return F.one_hot(ids).T.float() @ upstream      # (max id + 1, d): rows above the largest id are missing
+
+
+def lookup_gradient_transposed(ids, upstream, vocab_size):
+    return upstream.T @ F.one_hot(ids, vocab_size).float()
+
+
 def lookup_gradient_by_backward(ids, upstream, vocab_size):
     W = torch.zeros(vocab_size, upstream.shape[1], requires_grad=True)
     (F.embedding(ids, W) * upstream).sum().backward()
@@ -73,6 +142,27 @@ def starved_by_first_position(inputs, targets, vocab_size):
     return sorted(set(targets.tolist()) - set(inputs[:, 0].tolist()))
 
 
+def starved_by_two_columns(inputs, targets, vocab_size):   # the lesson's context of 2, hard-coded: passed before
+    return sorted(set(targets.tolist()) - (set(inputs[:, 0].tolist()) | set(inputs[:, 1].tolist())))
+
+
+def starved_swapped(inputs, targets, vocab_size):
+    return sorted(set(inputs.flatten().tolist()) - set(targets.tolist()))
+
+
+def starved_per_window(inputs, targets, vocab_size):
+    return sorted({target for row, target in zip(inputs.tolist(), targets.tolist(), strict=True) if target not in row})
+
+
+def starved_unsorted(inputs, targets, vocab_size):         # a set's order looks sorted for small ids: passed before
+    return list(set(targets.tolist()) - set(inputs.flatten().tolist()))
+
+
+def starved_with_duplicates(inputs, targets, vocab_size):
+    read = set(inputs.flatten().tolist())
+    return sorted(target for target in targets.tolist() if target not in read)
+
+
 def starved_as_tensor(inputs, targets, vocab_size):
     return torch.tensor(sorted(set(targets.tolist()) - set(inputs.flatten().tolist())), dtype=torch.long)
 
@@ -83,14 +173,31 @@ def starved_as_set(inputs, targets, vocab_size):
 
 WRONG = {
     "head_gradient": {"transposed": head_gradient_transposed, "no_target_term": head_gradient_without_target,
-                      "sign_flipped": head_gradient_sign_flipped},
-    "lookup_gradient": {"overwrite": lookup_gradient_by_assignment, "mean_of_repeats": lookup_gradient_averaging_repeats},
+                      "sign_flipped": head_gradient_sign_flipped, "only_target_row": head_gradient_only_target_row},
+    "lookup_gradient": {"overwrite": lookup_gradient_by_assignment, "mean_of_repeats": lookup_gradient_averaging_repeats,
+                        "divided_by_positions": lookup_gradient_divided_by_positions},
     "starved_input_rows": {"never_seen_included": starved_including_unseen,
-                           "one_context_position": starved_by_first_position},
+                           "missed_context_positions": starved_by_first_position, "swapped": starved_swapped,
+                           "per_window": starved_per_window},
+}
+
+# further answers that must be diagnosed as a named mistake (not one per key, so not in WRONG)
+ALSO = {
+    "head_gradient": {"only_target_row": [head_gradient_minus_h_at_target, head_gradient_target_row_sign_flipped]},
+    "lookup_gradient": {"overwrite": [lookup_gradient_by_plus_equals, lookup_gradient_first_write_wins,
+                                      lookup_gradient_grouping_adjacent_repeats]},
+    "starved_input_rows": {"missed_context_positions": [starved_by_two_columns]},
 }
 
 SHORTCUTS = {
     "head_gradient": [head_gradient_by_backward, head_gradient_by_autograd_grad, head_gradient_as_list],
     "lookup_gradient": [lookup_gradient_by_backward, lookup_gradient_as_list],
     "starved_input_rows": [starved_as_tensor, starved_as_set],
+}
+
+CAUGHT = {
+    "head_gradient": [head_gradient_logits_for_probabilities, head_gradient_log_softmax, head_gradient_times_rows_of_W,
+                      head_gradient_absolute, head_gradient_averaged_over_tokens],
+    "lookup_gradient": [lookup_gradient_without_vocab_size, lookup_gradient_transposed],
+    "starved_input_rows": [starved_unsorted, starved_with_duplicates],
 }

@@ -229,6 +229,25 @@ def test_saving_from_config_knows_published_totals():
 
 
 def test_vocab_for_share_solution_is_the_smallest():
-    for share, d, n in [(0.05, 4096, 6_476_271_616), (0.3, 2048, 973_146_112)]:
+    for share, d, n in [(0.05, 4096, 6_476_271_616), (0.3, 2048, 973_146_112), (0.25, 1024, 3_072_000)]:
         V = sol.vocab_for_share(share, d, n)
         assert V * d / (n + V * d) >= share > (V - 1) * d / (n + (V - 1) * d)
+
+
+def test_saving_from_config_hands_the_learner_a_deep_copy(capsys):
+    """An answer that rewrites the config it is given (nested values too) cannot change the module's CONFIGS,
+    so the next check, and the reference solution, still see the published configs."""
+    import copy
+
+    before = copy.deepcopy(ex.CONFIGS)
+
+    def rewrites_its_config(config):
+        config["architectures"].append("GPT2LMHeadModel")
+        config["architectures"][0] = "changed"
+        config["tie_word_embeddings"] = True
+        return sol.saving_from_config(config)
+
+    assert not ex.saving_from_config(rewrites_its_config)
+    assert ex.CONFIGS == before
+    assert ex.saving_from_config(sol.saving_from_config)
+    capsys.readouterr()

@@ -1,4 +1,5 @@
-"""Lesson 04: one wrong answer per diagnosed mistake, and the shortcuts each check must refuse."""
+"""Lesson 04: one wrong answer per diagnosed mistake, the shortcuts each check must refuse, and plausible wrong
+answers without a named mistake (CAUGHT: each must fail and say where it differs)."""
 
 import math
 
@@ -16,8 +17,37 @@ def shares_ignoring_ties(vocab_size, d_model, total, ties):
     return saving / total, saving / (total + saving)
 
 
+def shares_assuming_untied(vocab_size, d_model, total, ties):
+    saving = vocab_size * d_model
+    return saving / (total - saving), saving / total
+
+
+def shares_ties_backwards(vocab_size, d_model, total, ties):
+    saving = vocab_size * d_model
+    tied_total = total - saving if ties else total
+    return saving / tied_total, saving / (tied_total + saving)
+
+
 def shares_in_percent(vocab_size, d_model, total, ties):
     return tuple(100 * s for s in solutions.saved_shares(vocab_size, d_model, total, ties))
+
+
+def shares_of_non_vocab(vocab_size, d_model, total, ties):  # the tied total taken as the body without V·d
+    saving = vocab_size * d_model
+    tied_total = total if ties else total - saving
+    return saving / (tied_total - saving), saving / tied_total
+
+
+def shares_by_floor_division(vocab_size, d_model, total, ties):
+    saving = vocab_size * d_model
+    tied_total = total if ties else total - saving
+    return saving // tied_total, saving // (tied_total + saving)
+
+
+def shares_untied_by_wrong_link(vocab_size, d_model, total, ties):  # s_u = s_t / (1 − s_t) instead of / (1 + s_t)
+    saving = vocab_size * d_model
+    s_t = saving / (total if ties else total - saving)
+    return s_t, s_t / (1 - s_t)
 
 
 def shares_only_of_tied(vocab_size, d_model, total, ties):  # one number where a pair is asked
@@ -31,13 +61,23 @@ def shares_as_text(vocab_size, d_model, total, ties):
 # -- saving_from_config ------------------------------------------------------------------------------------------
 
 
-def _llama_total(config, *, kv_heads=None, head=None):
+def _llama_total(config, *, kv_heads=None, head=None, embedding=True, final_norm=True, layer_norms=True,
+                 mlp_matrices=3):
     V, d, d_ff = config["vocab_size"], config["hidden_size"], config["intermediate_size"]
     kv = config["num_key_value_heads"] if kv_heads is None else kv_heads
     d_kv = d // config["num_attention_heads"] * kv
-    per_layer = 2 * d * d + 2 * d * d_kv + 3 * d * d_ff + 2 * d
+    per_layer = 2 * d * d + 2 * d * d_kv + mlp_matrices * d * d_ff + (2 * d if layer_norms else 0)
     with_head = not config["tie_word_embeddings"] if head is None else head
-    return V * d + config["num_hidden_layers"] * per_layer + d + (V * d if with_head else 0)
+    return ((V * d if embedding else 0) + config["num_hidden_layers"] * per_layer + (d if final_norm else 0)
+            + (V * d if with_head else 0))
+
+
+def _tied_saving(config, **total):
+    """(V·d, V·d / a total counted with the given slip) for a model that ties; (0, 0.0) otherwise."""
+    if not config["tie_word_embeddings"]:
+        return 0, 0.0
+    saving = config["vocab_size"] * config["hidden_size"]
+    return saving, saving / _llama_total(config, **total)
 
 
 def saving_ignoring_the_flag(config):
@@ -46,17 +86,31 @@ def saving_ignoring_the_flag(config):
 
 
 def saving_of_untied_total(config):
-    if not config["tie_word_embeddings"]:
-        return 0, 0.0
-    saving = config["vocab_size"] * config["hidden_size"]
-    return saving, saving / _llama_total(config, head=True)
+    return _tied_saving(config, head=True)
+
+
+def saving_of_non_vocab_total(config):
+    return _tied_saving(config, embedding=False)
 
 
 def saving_with_full_kv(config):
-    if not config["tie_word_embeddings"]:
-        return 0, 0.0
-    saving = config["vocab_size"] * config["hidden_size"]
-    return saving, saving / _llama_total(config, kv_heads=config["num_attention_heads"])
+    return _tied_saving(config, kv_heads=config["num_attention_heads"])
+
+
+def saving_without_final_norm(config):
+    return _tied_saving(config, final_norm=False)
+
+
+def saving_without_layer_norms(config):
+    return _tied_saving(config, layer_norms=False)
+
+
+def saving_with_two_mlp_matrices(config):  # the GPT-2 MLP (up and down), not SwiGLU's three
+    return _tied_saving(config, mlp_matrices=2)
+
+
+def saving_with_one_kv_head(config):  # multi-query attention: K and V of one head each
+    return _tied_saving(config, kv_heads=1)
 
 
 def saving_as_float_count(config):  # the count must be a whole number of parameters
@@ -79,6 +133,22 @@ def vocab_for_untied_share(share, d_model, non_vocab):
     return math.ceil(share * non_vocab / (d_model * (1 - 2 * share)))
 
 
+def vocab_plus_one(share, d_model, non_vocab):  # int(bound) + 1 overshoots a whole bound
+    return int(share * non_vocab / (d_model * (1 - share))) + 1
+
+
+def vocab_for_non_vocab_share(share, d_model, non_vocab):
+    return math.ceil(share * non_vocab / d_model)
+
+
+def vocab_with_sign_slip(share, d_model, non_vocab):
+    return math.ceil(share * non_vocab / (d_model * (1 + share)))
+
+
+def vocab_with_precedence_slip(share, d_model, non_vocab):  # / d * (1 - s) where / (d * (1 - s)) is meant
+    return math.ceil(share * non_vocab / d_model * (1 - share))
+
+
 def vocab_in_parameters(share, d_model, non_vocab):
     return math.ceil(share * non_vocab / (1 - share))
 
@@ -88,11 +158,21 @@ def vocab_as_float(share, d_model, non_vocab):
 
 
 WRONG = {
-    "saved_shares": {"swapped": shares_swapped, "ignores_ties": shares_ignoring_ties, "percent": shares_in_percent},
+    "saved_shares": {"swapped": shares_swapped, "ignores_ties": shares_ignoring_ties,
+                     "assumes_untied": shares_assuming_untied, "ties_backwards": shares_ties_backwards,
+                     "percent": shares_in_percent},
     "saving_from_config": {"ignores_tie": saving_ignoring_the_flag, "untied_denominator": saving_of_untied_total,
-                           "full_kv": saving_with_full_kv},
-    "vocab_for_share": {"rounds_down": vocab_rounded_down, "untied_total": vocab_for_untied_share,
+                           "non_vocab_denominator": saving_of_non_vocab_total, "full_kv": saving_with_full_kv,
+                           "final_norm": saving_without_final_norm},
+    "vocab_for_share": {"rounds_down": vocab_rounded_down, "one_too_many": vocab_plus_one,
+                        "untied_total": vocab_for_untied_share, "non_vocab_denominator": vocab_for_non_vocab_share,
                         "parameters_not_tokens": vocab_in_parameters},
+}
+
+CAUGHT = {
+    "saved_shares": [shares_of_non_vocab, shares_by_floor_division, shares_untied_by_wrong_link],
+    "saving_from_config": [saving_without_layer_norms, saving_with_two_mlp_matrices, saving_with_one_kv_head],
+    "vocab_for_share": [vocab_with_sign_slip, vocab_with_precedence_slip],
 }
 
 SHORTCUTS = {

@@ -15,6 +15,7 @@ from lmtie_edu.lesson05 import model as am
 from lmtie_edu.shared.models import count_parameters
 from lmtie_edu.shared.tying import shares_storage
 from tests.course.notebook_code import NOTEBOOKS, assert_cell_matches
+from tests.lesson05.wrong_answers import ALSO_DIAGNOSED
 
 NOTEBOOK = "05_tied_autoencoders.ipynb"
 
@@ -537,7 +538,40 @@ def test_tie_status_check_diagnoses_a_new_parameter_instead_of_crashing(capsys):
 
     assert ex.tie_status(says_tied_for_shared_memory_with_grad).passed is False
     out = capsys.readouterr().out
-    assert "'new Parameter'" in out and "a new nn.Parameter made from Wᵀ is a copy, not the shared matrix" in out
+    assert "'new Parameter'" in out and "a new nn.Parameter made from Wᵀ is detached, not tied" in out
+
+
+def test_new_parameter_over_W_is_what_its_diagnosis_says():
+    """The diagnosis says nn.Parameter(W.t()) wraps W's memory (no copy) and stops the decoder-path gradient."""
+    model = ex.model_that_ties_by("new Parameter", 6, 3, 0)
+    decoder = model.decoder_matrix()
+    assert shares_storage(decoder, model.W) and decoder.is_leaf
+    assert torch.autograd.grad(decoder.sum(), model.W, allow_unused=True)[0] is None
+    with torch.no_grad():
+        decoder[0, 0] += 1.0  # one memory: a change through the decoder is a change of W
+    assert model.W[0, 0] == decoder[0, 0]
+    assert "detached" in ex.tie_status.mistakes["new_parameter_called_tied"]
+    assert "copy" not in ex.tie_status.mistakes["new_parameter_called_tied"].split(":")[0]
+
+
+@pytest.mark.parametrize(("name", "key", "answer"), [
+    (name, key, answer) for name, keys in ALSO_DIAGNOSED.items() for key, answers in keys.items() for answer in answers])
+def test_further_wrong_answers_get_the_named_diagnosis(name, key, answer, capsys):
+    check = getattr(ex, name)
+    assert check(answer).passed is False
+    out = capsys.readouterr().out
+    assert out.startswith(f"❌ {name}:") and f"diagnosis: {check.mistakes[key]}" in out, out
+
+
+@pytest.mark.parametrize(("key", "factor"), [("missing_two", "1/2"), ("mean_over_images", "5")])  # first case: d = 5
+def test_tied_gradient_names_the_factor_and_its_cause(key, factor, capsys):
+    """Off by 2 or by d: the where line gives the factor, the diagnosis its cause."""
+    from tests.lesson05.wrong_answers import WRONG
+
+    assert ex.tied_gradient(WRONG["tied_gradient"][key]).passed is False
+    out = capsys.readouterr().out
+    assert f"the expected one times {factor};" in out
+    assert f"diagnosis: {ex.tied_gradient.mistakes[key]}" in out
 
 
 def test_tied_gradient_reference_is_autograd_on_the_lesson_model(data):
@@ -586,11 +620,29 @@ def test_prediction_tied_share():
     assert predict.tied_share.right == "a little above 0.5"
 
 
-def test_prediction_linear_tie_wins(data):
-    """Section 4's verdict for the linear code: tied better by more than two standard errors, five seeds."""
+def test_prediction_linear_floor(data):
+    """Section 4's table, training column: neither linear model ends below PCA (k = 16) on any seed."""
     from lmtie_edu.lesson05 import questions as predict
 
-    (m_t, s_t), (m_u, s_u) = (ae.summarise(am.train_seeds(16, tie=tie, activation="linear", data=data))
-                              for tie in (True, False))
-    assert m_u - m_t > 2 * math.sqrt(s_t ** 2 / 5 + s_u ** 2 / 5)
-    assert predict.linear_tie_wins.right == "tied, clearly (beyond seed noise)"
+    pca_train = ae.pca_mse(data.train, data.train, 16)
+    for tie in (True, False):
+        group = am.train_seeds(16, tie=tie, activation="linear", data=data)
+        assert len(group) == 5 and all(run.final_train_mse >= pca_train for run in group)
+        assert ae.summarise(group, "train")[0] >= pca_train  # the mean the table prints, too
+    assert predict.linear_floor.right == "neither below PCA: on the training set no such model can beat it"
+    assert set(predict.linear_floor.options) - {predict.linear_floor.right} == {
+        "the untied one below PCA: its second matrix gives it more freedom",
+        "both below PCA: 300 Adam steps fit better than one SVD"}
+
+
+def test_prediction_linear_floor_is_answered_by_the_next_cell():
+    """The stored output of the cell just after the question shows it: both linear rows' training error (mean
+    over the seeds) at or above PCA's training error."""
+    cells = json.loads((NOTEBOOKS / NOTEBOOK).read_text())["cells"]
+    ask = next(i for i, cell in enumerate(cells) if "".join(cell["source"]) == "predict.linear_floor.ask()")
+    assert "*training* errors" in "".join(cells[ask - 1]["source"])
+    lines = "".join("".join(out.get("text", "")) for out in cells[ask + 1]["outputs"]).splitlines()
+    pca_train = float(next(line for line in lines if line.strip().startswith("PCA, k = 16")).split()[4])
+    for name in ("tied linear", "untied linear"):
+        row = next(line for line in lines if line.strip().startswith(name))
+        assert float(row.split()[3]) >= pca_train, row

@@ -1,4 +1,5 @@
-"""Lesson 05: one wrong answer per diagnosed mistake, and the shortcuts each check must refuse."""
+"""Lesson 05: one wrong answer per diagnosed mistake, the shortcuts each check must refuse, and the plausible
+wrong answers that get no diagnosis of their own (CAUGHT)."""
 
 import torch
 import torch.nn.functional as F
@@ -25,6 +26,48 @@ def status_by_requires_grad(model):  # memory + requires_grad: a new Parameter a
     if decoder.untyped_storage().data_ptr() == W.untyped_storage().data_ptr():
         return "tied" if decoder.requires_grad else "detached"
     return "copy" if torch.equal(decoder.detach(), W.detach().t()) else "untied"
+
+
+def status_by_grad_fn(model):  # memory + "has a grad_fn": a view of a detached leaf passes as "tied"
+    decoder, W = model.decoder_matrix(), model.W
+    if decoder.untyped_storage().data_ptr() == W.untyped_storage().data_ptr():
+        return "tied" if decoder.grad_fn is not None else "detached"
+    return "copy" if torch.equal(decoder.detach(), W.detach().t()) else "untied"
+
+
+def status_by_is_leaf(model):  # memory + "not a leaf": the same slip, read from is_leaf
+    decoder, W = model.decoder_matrix(), model.W
+    if decoder.untyped_storage().data_ptr() == W.untyped_storage().data_ptr():
+        return "detached" if decoder.is_leaf else "tied"
+    return "copy" if torch.equal(decoder.detach(), W.detach().t()) else "untied"
+
+
+def status_by_identity(model):  # "is it W's view object?": W.detach().t() is a new object, taken for a copy
+    decoder, W = model.decoder_matrix(), model.W
+    if decoder._base is W:
+        return "tied"
+    return "copy" if torch.equal(decoder.detach(), W.detach().t()) else "untied"
+
+
+def status_by_gradient_only(model):  # gradient, then values: any shared-memory decoder without W's gradient is a "copy"
+    decoder, W = model.decoder_matrix(), model.W
+    if decoder.requires_grad and torch.autograd.grad(decoder.sum(), W, allow_unused=True)[0] is not None:
+        return "tied"
+    return "copy" if torch.equal(decoder.detach(), W.detach().t()) else "untied"
+
+
+def status_compares_with_W(model):  # equal values tested against W, not Wᵀ: a copy passes as "untied"
+    decoder, W = model.decoder_matrix(), model.W
+    if decoder.untyped_storage().data_ptr() == W.untyped_storage().data_ptr():
+        return "tied" if torch.autograd.grad(decoder.sum(), W, allow_unused=True)[0] is not None else "detached"
+    return "copy" if torch.equal(decoder.detach(), W.detach()) else "untied"
+
+
+def status_own_memory_is_untied(model):  # own memory taken for "untied", whatever the values
+    decoder, W = model.decoder_matrix(), model.W
+    if decoder.untyped_storage().data_ptr() != W.untyped_storage().data_ptr():
+        return "untied"
+    return "tied" if torch.autograd.grad(decoder.sum(), W, allow_unused=True)[0] is not None else "detached"
 
 
 def status_by_attribute(model):  # reads the structure, not the behaviour: no decoder matrix means "tied"
@@ -63,6 +106,36 @@ def gradient_encoder_path_only(W, b, c, x):
 def gradient_of_the_sum(W, b, c, x):
     decoder_path, encoder_path = _paths(W, b, c, x)
     return (decoder_path + encoder_path) * x.numel()
+
+
+def _summed(W, b, c, x, scale):  # both paths, with the output gradient 2(x̂ − x) times `scale` instead of 1/(n·d)
+    z = x @ W.T + b
+    grad_out = 2 * (z @ W + c - x) * scale
+    return z.T @ grad_out + (grad_out @ W.T).T @ x
+
+
+def gradient_without_the_two(W, b, c, x):
+    return _summed(W, b, c, x, 1 / (2 * x.numel()))  # (x̂ − x) / (n·d): the 2 of the square is lost
+
+
+def gradient_mean_over_images(W, b, c, x):
+    return _summed(W, b, c, x, 1 / len(x))  # divided by n only
+
+
+def gradient_mean_over_pixels(W, b, c, x):
+    return _summed(W, b, c, x, 1 / x.shape[1])  # divided by d only
+
+
+def gradient_sign_flipped(W, b, c, x):
+    return -_summed(W, b, c, x, 1 / x.numel())  # 2(x − x̂): the residual the wrong way round
+
+
+def gradient_without_the_code_bias(W, b, c, x):
+    return _summed(W, b.zero_(), c, x, 1 / x.numel())  # z = W x, forgetting b
+
+
+def gradient_encoder_path_twice(W, b, c, x):  # "the two paths are the same": the encoder part doubled
+    return 2 * _paths(W, b, c, x)[1]
 
 
 def gradient_by_autograd(W, b, c, x):
@@ -106,6 +179,46 @@ def pca_summed_per_image(train, test, k):
     return ((test - mean) @ vh[:k].T @ vh[:k] + mean - test).square().sum(dim=1).mean().item()
 
 
+def pca_centred_with_one_number(train, test, k):
+    mean = train.mean()  # dim=0 forgotten: the mean of all pixels
+    _, _, vh = torch.linalg.svd(train - mean, full_matrices=False)
+    return ((test - mean) @ vh[:k].T @ vh[:k] + mean - test).square().mean().item()
+
+
+def _pca_with(train, test, basis_of):
+    mean = train.mean(dim=0)
+    u, _, vh = torch.linalg.svd(train - mean, full_matrices=False)
+    basis = basis_of(u, vh)
+    return ((test - mean) @ basis.T @ basis + mean - test).square().mean().item()
+
+
+def pca_columns_of_vh(train, test, k):
+    return _pca_with(train, test, lambda u, vh: vh[:, :k].T)  # columns of Vᴴ taken for the directions
+
+
+def pca_smallest_directions(train, test, k):
+    return _pca_with(train, test, lambda u, vh: vh[-k:])  # the k directions of least variance
+
+
+def pca_one_direction_too_many(train, test, k):
+    return _pca_with(train, test, lambda u, vh: vh[:k + 1])
+
+
+def pca_left_singular_vectors(train, test, k):
+    return _pca_with(train, test, lambda u, vh: u[:, :k].T)  # U (n, k) instead of V: a crash, named as such
+
+
+def pca_mean_not_added_back(train, test, k):
+    mean = train.mean(dim=0)
+    _, _, vh = torch.linalg.svd(train - mean, full_matrices=False)
+    return ((test - mean) @ vh[:k].T @ vh[:k] - test).square().mean().item()
+
+
+def pca_training_error_formula(train, test, k):  # the discarded singular values: the error on train, not test
+    _, s, _ = torch.linalg.svd(train - train.mean(dim=0), full_matrices=False)
+    return (s[k:].square().sum() / train.numel()).item()
+
+
 def pca_as_tensor(train, test, k):
     mean = train.mean(dim=0)
     _, _, vh = torch.linalg.svd(train - mean, full_matrices=False)
@@ -114,15 +227,31 @@ def pca_as_tensor(train, test, k):
 
 WRONG = {
     "tie_status": {"copy_called_tied": status_by_values, "detached_called_tied": status_by_memory,
-                   "new_parameter_called_tied": status_by_requires_grad},
+                   "new_parameter_called_tied": status_by_requires_grad,
+                   "detached_leaf_called_tied": status_by_grad_fn, "shared_called_copy": status_by_identity},
     "tied_gradient": {"decoder_path_only": gradient_decoder_path_only, "encoder_path_only": gradient_encoder_path_only,
-                      "sum_not_mean": gradient_of_the_sum},
+                      "sum_not_mean": gradient_of_the_sum, "missing_two": gradient_without_the_two,
+                      "mean_over_images": gradient_mean_over_images},
     "pca_reconstruction_mse": {"uncentred": pca_uncentred, "test_mean": pca_centred_with_test_mean,
-                               "per_image_sum": pca_summed_per_image},
+                               "per_image_sum": pca_summed_per_image, "scalar_mean": pca_centred_with_one_number},
 }
 
 SHORTCUTS = {
     "tie_status": [status_by_attribute, status_always_tied, status_as_bool, status_unknown_word],
     "tied_gradient": [gradient_by_autograd, gradient_by_autograd_grad, gradient_as_list, gradient_transposed],
     "pca_reconstruction_mse": [pca_as_tensor],
+}
+
+# Plausible wrong answers without a named mistake: each must fail and say what differs (tests/course).
+CAUGHT = {
+    "tie_status": [status_compares_with_W, status_own_memory_is_untied],
+    "tied_gradient": [gradient_mean_over_pixels, gradient_sign_flipped, gradient_without_the_code_bias,
+                      gradient_encoder_path_twice],
+    "pca_reconstruction_mse": [pca_columns_of_vh, pca_smallest_directions, pca_one_direction_too_many,
+                               pca_left_singular_vectors, pca_mean_not_added_back, pca_training_error_formula],
+}
+
+# Further wrong answers that a named mistake also covers (tests/lesson05 checks each gets that diagnosis).
+ALSO_DIAGNOSED = {
+    "tie_status": {"detached_leaf_called_tied": [status_by_is_leaf], "shared_called_copy": [status_by_gradient_only]},
 }

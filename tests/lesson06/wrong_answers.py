@@ -1,43 +1,75 @@
-"""Lesson 06: one wrong answer per diagnosed mistake, and the shortcuts each check must refuse."""
+"""Lesson 06: one wrong answer per diagnosed mistake, the shortcuts each check must refuse, and plausible wrong
+answers that are caught without a named mistake (each must say where it differs)."""
 
 import math
-from collections import Counter
 
 import torch
-import torch.nn.functional as F
 
-# -- build_vocabulary ------------------------------------------------------------------------------------------
-
-
-def vocabulary_with_singletons(tokens, size):
-    counts = Counter(tokens)
-    ranked = sorted((w for w in counts if w not in ("<unk>", "<eos>")), key=lambda w: (-counts[w], w))
-    return ["<unk>", "<eos>"] + ranked[:size - 2]
+# -- tied_width ------------------------------------------------------------------------------------------------
 
 
-def vocabulary_most_common_order(tokens, size):  # Counter.most_common keeps first-seen order for equal counts
-    ranked = [w for w, c in Counter(tokens).most_common() if c >= 2 and w not in ("<unk>", "<eos>")]
-    return ["<unk>", "<eos>"] + ranked[:size - 2]
+def _parameters(V, d, c, H, tie, biases=True):
+    return (1 if tie else 2) * V * d + c * d * H + H * d + ((H + d) if biases else 0)
 
 
-def vocabulary_size_plus_specials(tokens, size):
-    counts = Counter(tokens)
-    ranked = sorted((w for w in counts if counts[w] >= 2 and w not in ("<unk>", "<eos>")),
-                    key=lambda w: (-counts[w], w))
-    return ["<unk>", "<eos>"] + ranked[:size]
+def width_doubled(vocab_size, d_model, context, hidden):  # "the tie frees V·d, so the vectors can be twice as long"
+    return 2 * d_model
 
 
-def vocabulary_by_the_lessons_helper(tokens, size):
-    from lmtie_edu.lesson06.corpus import Vocabulary
+def width_counting_the_tie_twice(vocab_size, d_model, context, hidden):
+    from lmtie_edu.shared.models import TinyLM
 
-    return Vocabulary.from_tokens(tokens, size).words
+    def size(d, tie):  # state_dict() lists the shared matrix under both names
+        model = TinyLM(vocab_size, d, context=context, hidden=hidden, tie=tie)
+        return sum(t.numel() for t in model.state_dict().values())
+
+    budget, d = size(d_model, False), d_model
+    while size(d + 1, True) <= budget:
+        d += 1
+    return d
 
 
-def vocabulary_as_tuple(tokens, size):
-    counts = Counter(tokens)
-    ranked = sorted((w for w in counts if counts[w] >= 2 and w not in ("<unk>", "<eos>")),
-                    key=lambda w: (-counts[w], w))
-    return ("<unk>", "<eos>", *ranked[:size - 2])
+def width_rounded(vocab_size, d_model, context, hidden):  # solved for d, then round() instead of rounding down
+    budget = _parameters(vocab_size, d_model, context, hidden, tie=False)
+    return round((budget - hidden) / (vocab_size + context * hidden + hidden + 1))
+
+
+def width_ceil(vocab_size, d_model, context, hidden):
+    budget = _parameters(vocab_size, d_model, context, hidden, tie=False)
+    return math.ceil((budget - hidden) / (vocab_size + context * hidden + hidden + 1))
+
+
+def width_without_biases(vocab_size, d_model, context, hidden):
+    budget, d = _parameters(vocab_size, d_model, context, hidden, False, biases=False), d_model
+    while _parameters(vocab_size, d + 1, context, hidden, True, biases=False) <= budget:
+        d += 1
+    return d
+
+
+def width_strictly_below_budget(vocab_size, d_model, context, hidden):  # "< budget": misses an exact fit
+    budget, d = _parameters(vocab_size, d_model, context, hidden, False), d_model
+    while _parameters(vocab_size, d + 1, context, hidden, True) < budget:
+        d += 1
+    return d
+
+
+def width_mlp_without_second_layer(vocab_size, d_model, context, hidden):
+    def size(d, tie):
+        return (1 if tie else 2) * vocab_size * d + context * d * hidden + hidden
+
+    budget, d = size(d_model, False), d_model
+    while size(d + 1, True) <= budget:
+        d += 1
+    return d
+
+
+def width_as_float(vocab_size, d_model, context, hidden):
+    budget = _parameters(vocab_size, d_model, context, hidden, tie=False)
+    return float((budget - hidden) // (vocab_size + context * hidden + hidden + 1))
+
+
+def width_returns_parameters_saved(vocab_size, d_model, context, hidden):  # answers "how many does the tie free"
+    return vocab_size * d_model
 
 
 # -- combined_perplexity ---------------------------------------------------------------------------------------
@@ -55,49 +87,129 @@ def perplexity_unweighted(word_perplexity, unk_perplexity, unk_share):
     return math.sqrt(word_perplexity * unk_perplexity)
 
 
+def perplexity_mean_cross_entropy(word_perplexity, unk_perplexity, unk_share):
+    return (1 - unk_share) * math.log(word_perplexity) + unk_share * math.log(unk_perplexity)
+
+
+def perplexity_harmonic_mean(word_perplexity, unk_perplexity, unk_share):
+    return 1 / ((1 - unk_share) / word_perplexity + unk_share / unk_perplexity)
+
+
+def perplexity_share_of_words(word_perplexity, unk_perplexity, unk_share):  # weighs <unk> by the words' share
+    return math.exp((1 - unk_share) * math.log(word_perplexity) + (1 - unk_share) * math.log(unk_perplexity))
+
+
 def perplexity_as_tensor(word_perplexity, unk_perplexity, unk_share):
     logs = torch.log(torch.tensor([word_perplexity, unk_perplexity], dtype=torch.float64))
     return torch.exp((1 - unk_share) * logs[0] + unk_share * logs[1])
 
 
-# -- cosine_neighbours -----------------------------------------------------------------------------------------
+# -- gradient_step_counts --------------------------------------------------------------------------------------
 
 
-def neighbours_by_dot_product(W, row, k):
-    scores = W @ W[row]
-    scores[row] = -float("inf")
-    return torch.topk(scores, k).indices.tolist()
+def _read_per_step(batches, vocab_size, ids_of=lambda inputs, targets: inputs):
+    counts = torch.zeros(vocab_size, dtype=torch.long)
+    for inputs, targets in batches:
+        counts += torch.bincount(ids_of(inputs, targets).flatten(), minlength=vocab_size) > 0
+    return counts
 
 
-def neighbours_including_itself(W, row, k):
-    unit = F.normalize(W, dim=1)
-    return torch.topk(unit @ unit[row], k).indices.tolist()
+def counts_output_only_for_targets(batches, vocab_size, tie):  # "only the target row gets a gradient"
+    steps = torch.full((vocab_size,), len(batches))
+    if tie:
+        return steps.clone(), steps
+    return _read_per_step(batches, vocab_size), _read_per_step(batches, vocab_size, lambda x, y: y)
 
 
-def neighbours_as_tensor(W, row, k):
-    unit = F.normalize(W, dim=1)
-    scores = unit @ unit[row]
-    scores[row] = -float("inf")
-    return torch.topk(scores, k).indices
+def counts_occurrences(batches, vocab_size, tie):
+    steps = torch.full((vocab_size,), len(batches))
+    if tie:
+        return steps.clone(), steps
+    return sum(torch.bincount(x.flatten(), minlength=vocab_size) for x, _ in batches), steps
 
 
-def neighbours_as_list_of_tensors(W, row, k):
-    return list(neighbours_as_tensor(W, row, k))
+def counts_ignoring_the_tie(batches, vocab_size, tie):
+    return _read_per_step(batches, vocab_size), torch.full((vocab_size,), len(batches))
+
+
+def counts_tied_summed(batches, vocab_size, tie):
+    read, steps = _read_per_step(batches, vocab_size), torch.full((vocab_size,), len(batches))
+    return (read, steps) if not tie else (read + steps, read + steps)
+
+
+def counts_input_rows_of_targets_too(batches, vocab_size, tie):  # the target's row of E is not read
+    steps = torch.full((vocab_size,), len(batches))
+    if tie:
+        return steps.clone(), steps
+    return _read_per_step(batches, vocab_size, lambda x, y: torch.cat([x.flatten(), y])), steps
+
+
+def counts_without_minlength(batches, vocab_size, tie):
+    steps = torch.full((vocab_size,), len(batches))
+    if tie:
+        return steps.clone(), steps
+    read = sum(torch.bincount(x.flatten()) > 0 for x, _ in batches[:1])
+    for x, _ in batches[1:]:
+        marks = torch.bincount(x.flatten()) > 0
+        n = max(len(read), len(marks))
+        read = torch.nn.functional.pad(read.long(), (0, n - len(read))) + \
+            torch.nn.functional.pad(marks.long(), (0, n - len(marks)))
+    return read, steps
+
+
+def counts_as_fractions(batches, vocab_size, tie):  # §7 prints fractions; the question asks for counts
+    steps = len(batches)
+    if tie:
+        return torch.ones(vocab_size), torch.ones(vocab_size)
+    return _read_per_step(batches, vocab_size) / steps, torch.ones(vocab_size)
+
+
+def counts_tied_as_union_of_reads_and_targets(batches, vocab_size, tie):  # tied, but "only targets" on O
+    steps = torch.full((vocab_size,), len(batches))
+    if not tie:
+        return _read_per_step(batches, vocab_size), steps
+    both = _read_per_step(batches, vocab_size, lambda x, y: torch.cat([x.flatten(), y]))
+    return both, both
+
+
+def counts_only_last_context_word(batches, vocab_size, tie):  # reads only w_t, not the whole window
+    steps = torch.full((vocab_size,), len(batches))
+    if tie:
+        return steps.clone(), steps
+    return _read_per_step(batches, vocab_size, lambda x, y: x[:, -1]), steps
+
+
+def counts_stacked(batches, vocab_size, tie):
+    steps = torch.full((vocab_size,), len(batches))
+    read = steps.clone() if tie else _read_per_step(batches, vocab_size)
+    return torch.stack([read, steps])
 
 
 WRONG = {
-    "build_vocabulary": {"keeps_singletons": vocabulary_with_singletons,
-                         "ties_not_alphabetical": vocabulary_most_common_order,
-                         "size_without_specials": vocabulary_size_plus_specials},
+    "tied_width": {"doubled_width": width_doubled,
+                   "same_width": width_counting_the_tie_twice,
+                   "over_budget": width_rounded,
+                   "below_budget": width_strictly_below_budget},
     "combined_perplexity": {"averaged_perplexities": perplexity_arithmetic_mean,
                             "swapped_shares": perplexity_swapped_shares,
-                            "unweighted": perplexity_unweighted},
-    "cosine_neighbours": {"dot_product": neighbours_by_dot_product,
-                          "includes_itself": neighbours_including_itself},
+                            "unweighted": perplexity_unweighted,
+                            "no_exponential": perplexity_mean_cross_entropy},
+    "gradient_step_counts": {"output_only_targets": counts_output_only_for_targets,
+                             "counted_occurrences": counts_occurrences,
+                             "tied_as_untied": counts_ignoring_the_tie,
+                             "tied_summed": counts_tied_summed},
 }
 
 SHORTCUTS = {
-    "build_vocabulary": [vocabulary_by_the_lessons_helper, vocabulary_as_tuple],
+    "tied_width": [width_as_float],
     "combined_perplexity": [perplexity_as_tensor],
-    "cosine_neighbours": [neighbours_as_tensor, neighbours_as_list_of_tensors],
+    "gradient_step_counts": [counts_stacked],
+}
+
+CAUGHT = {
+    "tied_width": [width_ceil, width_without_biases, width_mlp_without_second_layer,
+                   width_returns_parameters_saved],
+    "combined_perplexity": [perplexity_harmonic_mean, perplexity_share_of_words],
+    "gradient_step_counts": [counts_input_rows_of_targets_too, counts_without_minlength, counts_as_fractions,
+                             counts_tied_as_union_of_reads_and_targets, counts_only_last_context_word],
 }

@@ -27,6 +27,45 @@ def optimiser_checked_with_in(model, optimiser):
     return sorted(n for n, p in model.named_parameters() if p not in held)
 
 
+def optimiser_looked_in_the_first_group_only(model, optimiser):
+    held = {id(p) for p in optimiser.param_groups[0]["params"]}
+    return sorted(n for n, p in model.named_parameters() if id(p) not in held)
+
+
+def optimiser_listed_tied_names_twice(model, optimiser):
+    held = {id(p) for p in _held(optimiser)}
+    return sorted(n for n, p in model.named_parameters(remove_duplicate=False) if id(p) not in held)
+
+
+def optimiser_looked_at_the_state_dict(model, optimiser):  # its tensors are detached: never the Parameters
+    held = {id(p) for p in _held(optimiser)}
+    return sorted(n for n, p in model.state_dict().items() if id(p) not in held)
+
+
+def optimiser_looked_in_its_state(model, optimiser):  # optimiser.state is filled at the first step
+    return sorted(n for n, p in model.named_parameters() if p not in optimiser.state)
+
+
+def optimiser_compared_positions(model, optimiser):
+    held = len(_held(optimiser))
+    return sorted(n for i, (n, _) in enumerate(model.named_parameters()) if i >= held)
+
+
+def optimiser_fixed_instead_of_reporting(model, optimiser):  # issue 24: it used to get ✅
+    held = {id(p) for p in _held(optimiser)}
+    missing = [p for _, p in model.named_parameters() if id(p) not in held]
+    if missing:
+        optimiser.add_param_group({"params": missing})
+    return []
+
+
+def optimiser_right_then_cleared(model, optimiser):  # issue 24: right names, then the optimiser emptied
+    held = {id(p) for p in _held(optimiser)}
+    names = sorted(n for n, p in model.named_parameters() if id(p) not in held)
+    optimiser.param_groups.clear()
+    return names
+
+
 def optimiser_answer_from_the_lessons_helper(model, optimiser):
     return sorted(n for n, p in model.named_parameters() if not pitfalls.in_optimiser(p, optimiser))
 
@@ -60,6 +99,55 @@ def _count_once_per(key):
 count_once_per_storage = _count_once_per(lambda t: t.untyped_storage().data_ptr())
 count_once_per_start_address = _count_once_per(lambda t: t.data_ptr())
 count_once_per_view = _count_once_per(lambda t: (t.untyped_storage().data_ptr(), t.storage_offset(), t.shape))
+
+
+def count_whole_storages(state_dict):  # issue 23: it used to pass (40 for {"part": big[:2]}, not 8)
+    sizes = {t.untyped_storage().data_ptr(): t.untyped_storage().nbytes() // t.element_size()
+             for t in state_dict.values()}
+    return sum(sizes.values())
+
+
+def count_bytes_as_elements(state_dict):
+    read = set()
+    for t in state_dict.values():
+        read.update(range(t.data_ptr(), t.data_ptr() + t.numel()))
+    return len(read)
+
+
+def count_first_to_last(state_dict):  # from the first element read to the last, per storage
+    low, high = {}, {}
+    for t in state_dict.values():
+        key, start = t.untyped_storage().data_ptr(), t.storage_offset()
+        low[key] = min(low.get(key, start), start)
+        high[key] = max(high.get(key, start), start + t.numel())
+    return sum(high[key] - low[key] for key in low)
+
+
+def count_up_to_the_last(state_dict):  # from the storage's start to the last element read
+    high = {}
+    for t in state_dict.values():
+        key = t.untyped_storage().data_ptr()
+        high[key] = max(high.get(key, 0), t.storage_offset() + t.numel())
+    return sum(high.values())
+
+
+def count_from_offset_to_numel(state_dict):
+    read = {}
+    for t in state_dict.values():
+        read.setdefault(t.untyped_storage().data_ptr(), set()).update(range(t.storage_offset(), t.numel()))
+    return sum(len(positions) for positions in read.values())
+
+
+def count_equal_values_once(state_dict):
+    kept = []
+    for t in state_dict.values():
+        if not any(t.shape == u.shape and torch.equal(t, u) for u in kept):
+            kept.append(t)
+    return sum(t.numel() for t in kept)
+
+
+def count_once_per_tensor_object(state_dict):  # a model's state_dict() detaches each key on its own
+    return sum({id(t): t.numel() for t in state_dict.values()}.values())
 
 
 def count_with_the_lessons_helper(state_dict):
@@ -101,6 +189,53 @@ def untie_and_add_a_default_group(model, optimiser):
     optimiser.add_param_group({"params": [model.head.weight]})
 
 
+def untie_into_the_first_group(model, optimiser):  # right only when the matrices' group comes first
+    model.head.weight = nn.Parameter(model.head.weight.detach().clone())
+    optimiser.param_groups[0]["params"].append(model.head.weight)
+
+
+def untie_with_settings_copied_from_the_check(model, optimiser):  # the first case's numbers, hard-coded
+    model.head.weight = nn.Parameter(model.head.weight.detach().clone())
+    optimiser.add_param_group({"params": [model.head.weight], "lr": 0.02, "weight_decay": 0.1})
+
+
+def untie_with_only_the_learning_rate(model, optimiser):
+    group = _group_of(model.head.weight, optimiser)
+    model.head.weight = nn.Parameter(model.head.weight.detach().clone())
+    optimiser.add_param_group({"params": [model.head.weight], "lr": group["lr"]})
+
+
+def untie_over_data(model, optimiser):  # .data is the same memory, like .detach()
+    group = _group_of(model.head.weight, optimiser)
+    model.head.weight = nn.Parameter(model.head.weight.data)
+    group["params"].append(model.head.weight)
+
+
+def untie_into_a_local_new_optimiser(model, optimiser):  # rebinding the name leaves the caller's optimiser
+    model.head.weight = nn.Parameter(model.head.weight.detach().clone())
+    optimiser = torch.optim.AdamW(model.parameters(), lr=0.02)  # noqa: F841
+
+
+def untie_both_matrices(model, optimiser):
+    settings = {k: v for k, v in _group_of(model.head.weight, optimiser).items() if k != "params"}
+    model.embedding.weight = nn.Parameter(model.embedding.weight.detach().clone())
+    model.head.weight = nn.Parameter(model.head.weight.detach().clone())
+    optimiser.add_param_group({"params": [model.embedding.weight, model.head.weight], **settings})
+
+
+def untie_with_a_new_linear(model, optimiser):  # a fresh nn.Linear: new random values
+    settings = {k: v for k, v in _group_of(model.head.weight, optimiser).items() if k != "params"}
+    model.head = nn.Linear(model.head.in_features, model.head.out_features, bias=False)
+    optimiser.add_param_group({"params": [model.head.weight], **settings})
+
+
+def untie_and_match_the_old_group_to_the_defaults(model, optimiser):
+    group = _group_of(model.head.weight, optimiser)
+    model.head.weight = nn.Parameter(model.head.weight.detach().clone())
+    optimiser.add_param_group({"params": [model.head.weight]})
+    group.update({k: v for k, v in optimiser.defaults.items() if k in ("lr", "weight_decay")})
+
+
 def untie_the_embedding_instead(model, optimiser):
     group = _group_of(model.embedding.weight, optimiser)
     model.embedding.weight = nn.Parameter(model.embedding.weight.detach().clone())
@@ -127,10 +262,13 @@ def untie_with_a_frozen_head(model, optimiser):
 WRONG = {
     "not_in_optimiser": {"compared_values": optimiser_compared_by_values,
                          "compared_memory": optimiser_compared_by_memory,
-                         "tensor_in_list": optimiser_checked_with_in},
+                         "tensor_in_list": optimiser_checked_with_in,
+                         "first_group_only": optimiser_looked_in_the_first_group_only},
     "count_checkpoint_parameters": {"counted_tie_twice": count_every_entry,
                                     "same_storage_once": count_once_per_storage,
-                                    "same_start_once": count_once_per_start_address},
+                                    "same_start_once": count_once_per_start_address,
+                                    "whole_storage": count_whole_storages,
+                                    "bytes_as_elements": count_bytes_as_elements},
     "untie_and_register": {"still_shared": untie_without_a_copy,
                            "not_registered": untie_and_forget_the_optimiser,
                            "default_settings": untie_and_add_a_default_group},
@@ -143,4 +281,27 @@ SHORTCUTS = {
                                     count_as_a_tensor],
     "untie_and_register": [untie_the_embedding_instead, untie_into_a_new_optimiser, untie_into_the_group_twice,
                            untie_with_a_frozen_head],
+}
+
+# Wrong answers without a mistake of their own: each must fail and say what differs (and get no diagnosis,
+# tests/lesson07/test_exercise_diagnoses.py).
+CAUGHT = {
+    "not_in_optimiser": [optimiser_listed_tied_names_twice, optimiser_looked_at_the_state_dict,
+                         optimiser_looked_in_its_state, optimiser_compared_positions,
+                         optimiser_fixed_instead_of_reporting, optimiser_right_then_cleared],
+    "count_checkpoint_parameters": [count_first_to_last, count_up_to_the_last,
+                                    count_from_offset_to_numel, count_equal_values_once],
+    "untie_and_register": [untie_both_matrices, untie_with_a_new_linear,
+                           untie_and_match_the_old_group_to_the_defaults],
+}
+
+# More wrong answers that make a named mistake (WRONG holds one per mistake).
+ALSO = {
+    "not_in_optimiser": [],
+    "count_checkpoint_parameters": [(count_once_per_tensor_object, "counted_tie_twice")],
+    "untie_and_register": [(untie_into_the_first_group, "default_settings"),
+                           (untie_with_settings_copied_from_the_check, "default_settings"),
+                           (untie_with_only_the_learning_rate, "default_settings"),
+                           (untie_over_data, "still_shared"),
+                           (untie_into_a_local_new_optimiser, "not_registered")],
 }

@@ -1,0 +1,72 @@
+"""Running the learner's function inside a check without letting it break the check or the session.
+
+While the learner's code runs, :func:`guarded` stops it after a time limit (where the platform has
+``SIGALRM``: Linux and macOS, in the kernel's main thread), keeps at most ``MAX_LINES`` of what it prints
+(and says how much more there was), and afterwards restores what it may have changed for the rest of the
+session: torch's default dtype, whether gradients are on, and torch's global random state.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import signal
+import sys
+import threading
+
+import torch
+
+TIME_LIMIT_SECONDS = 30  # per check: every reference solution takes well under a second
+MAX_LINES = 20
+
+
+class AnswerTimeout(Exception):
+    """The learner's code ran past the check's time limit."""
+
+
+class _CappedOutput(io.TextIOBase):
+    def __init__(self, target):
+        self.target, self.lines, self.hidden = target, 0, 0
+
+    def write(self, text: str) -> int:
+        for piece in text.splitlines(keepends=True):
+            if self.lines < MAX_LINES:
+                self.target.write(piece)
+            else:
+                self.hidden += piece.endswith("\n")
+            self.lines += piece.endswith("\n")
+        return len(text)
+
+    def flush(self) -> None:
+        self.target.flush()
+
+
+def _can_alarm() -> bool:
+    return hasattr(signal, "SIGALRM") and threading.current_thread() is threading.main_thread()
+
+
+@contextlib.contextmanager
+def guarded(limit: float | None = None):
+    """The context a check runs the learner's function in (see the module docstring)."""
+    limit = TIME_LIMIT_SECONDS if limit is None else limit
+    dtype, grad, rng = torch.get_default_dtype(), torch.is_grad_enabled(), torch.get_rng_state()
+    output = _CappedOutput(sys.stdout)
+    alarm = _can_alarm()
+    if alarm:
+        def stop(signum, frame):
+            raise AnswerTimeout(f"your code ran for more than {limit:g} s (a loop that never ends?)")
+
+        previous = signal.signal(signal.SIGALRM, stop)
+        signal.setitimer(signal.ITIMER_REAL, limit)
+    try:
+        with contextlib.redirect_stdout(output):
+            yield
+    finally:
+        if alarm:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+        torch.set_default_dtype(dtype)
+        torch.set_grad_enabled(grad)
+        torch.set_rng_state(rng)
+        if output.hidden:
+            print(f"   … and {output.hidden} more lines printed by your code (not shown)")

@@ -1,0 +1,74 @@
+"""A check survives the answer: a loop is stopped, exit() and Ctrl-C are the learner's, printing is capped,
+and torch's global state is as before — and the next check in the same session behaves normally."""
+
+import torch
+
+from lmtie_edu.kit import answer_guard
+from lmtie_edu.kit.exercises import RESULTS
+from lmtie_edu.lesson01 import exercises as ex
+from lmtie_edu.lesson01 import solutions
+
+
+def _correct_still_passes(capsys):
+    capsys.readouterr()
+    assert ex.bag_of_tokens(solutions.bag_of_tokens)
+    assert capsys.readouterr().out.startswith("✅ bag_of_tokens: correct")
+    assert RESULTS["bag_of_tokens"] is True
+
+
+def test_a_looping_answer_is_stopped_and_told_so(monkeypatch, capsys):
+    monkeypatch.setattr(answer_guard, "TIME_LIMIT_SECONDS", 0.5)
+
+    def loops(W, ids):
+        while True:
+            pass
+
+    assert not ex.bag_of_tokens(loops)
+    out = capsys.readouterr().out
+    assert out.startswith("❌ bag_of_tokens: stopped — your code ran for more than 0.5 s"), out
+    assert RESULTS["bag_of_tokens"] is False
+    _correct_still_passes(capsys)
+
+
+def test_exit_and_interrupt_in_an_answer_are_the_learners(capsys):
+    def exits(W, ids):
+        raise SystemExit(3)
+
+    def interrupted(W, ids):
+        raise KeyboardInterrupt
+
+    assert not ex.bag_of_tokens(exits)
+    assert "your code raised SystemExit: 3" in capsys.readouterr().out
+    assert not ex.bag_of_tokens(interrupted)
+    assert "your code raised KeyboardInterrupt" in capsys.readouterr().out
+    _correct_still_passes(capsys)
+
+
+def test_what_an_answer_prints_is_capped(capsys):
+    def chatty(W, ids):
+        for i in range(20_000):
+            print("line", i)
+        return solutions.bag_of_tokens(W, ids)
+
+    assert ex.bag_of_tokens(chatty)
+    out = capsys.readouterr().out
+    assert out.count("\n") < 40 and "more lines printed by your code (not shown)" in out
+    assert out.rstrip().splitlines()[-1].startswith("✅ bag_of_tokens: correct")
+
+
+def test_global_torch_state_is_restored(capsys):
+    torch.manual_seed(123)
+    expected_next = torch.rand(3)
+    torch.manual_seed(123)
+
+    def changes_everything(W, ids):
+        torch.set_default_dtype(torch.float64)
+        torch.set_grad_enabled(False)
+        torch.manual_seed(0)
+        torch.rand(100)
+        return solutions.bag_of_tokens(W, ids)
+
+    ex.bag_of_tokens(changes_everything)
+    assert torch.get_default_dtype() == torch.float32 and torch.is_grad_enabled()
+    assert torch.equal(torch.rand(3), expected_next)  # the learner's random stream goes on as if untouched
+    capsys.readouterr()
