@@ -114,10 +114,20 @@ class TiePanel:
     """A *tie weights* toggle plus lesson controls, bound to ``compute``; redraws in place."""
 
     def __init__(self, compute: Callable[..., PanelResult], *, controls: Mapping | None = None,
-                 tie: bool = True, title: str = "", tie_description: str = "tie weights"):
+                 tie: bool = True, title: str = "", tie_description: str = "tie weights",
+                 values: Mapping | None = None):
+        """``values``: the starting value of each control as the caller asked for it. Checked by the same rule
+        as :meth:`set` (a widget would clamp an out-of-range value silently), so the constructor and ``set()``
+        accept and refuse the same values."""
+        check_bool(tie, "tie")
         self.compute = compute
         self.tie = widgets.Checkbox(value=tie, description=tie_description, indent=False)
         self.controls = {"tie": self.tie, **dict(controls or {})}
+        for name, value in dict(values or {}).items():
+            if name not in self.controls:
+                raise ValueError(f"this panel has no control {name!r}; its controls are {list(self.controls)}")
+            check_control_value(name, self.controls[name], value)
+            self.controls[name].value = value
         self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%"))
         self.numbers = widgets.HTML()
         self.status = widgets.HTML()
@@ -141,18 +151,28 @@ class TiePanel:
         return {name: control.value for name, control in self.controls.items()}
 
     def set(self, **values) -> PanelResult:
-        """Set several controls at once (one redraw); reject unknown names and impossible values."""
+        """Set several controls at once (one redraw); reject unknown names and impossible values.
+
+        A refused ``set()`` leaves the panel exactly as it was: controls, figure and numbers."""
         for name, value in values.items():
             if name not in self.controls:
                 raise ValueError(f"this panel has no control {name!r}; its controls are {list(self.controls)}")
             check_control_value(name, self.controls[name], value)
+        before = self.values()
+        self._assign(values)
+        try:
+            return self.redraw()
+        except Exception:
+            self._assign(before)  # the compute function refused the values (e.g. a token id out of range)
+            raise
+
+    def _assign(self, values: Mapping) -> None:
         self._holding = True
         try:
             for name, value in values.items():
                 self.controls[name].value = value
         finally:
             self._holding = False
-        return self.redraw()
 
     # -- drawing -------------------------------------------------------------------------------
     def redraw(self) -> PanelResult:

@@ -96,6 +96,6 @@ def lookup_figure(ids_text: str = "2, 5, 5, 9", tie: bool = False, vocab_size: i
 
 def lookup_panel(ids_text: str = "2, 5, 5, 9", tie: bool = False) -> TiePanel:
     """Widget: type token ids, toggle tying, watch which rows of W receive gradient."""
-    ids = widgets.Text(value=ids_text, description="token ids", continuous_update=False)
-    return TiePanel(lambda tie, ids: lookup_figure(ids, tie), controls={"ids": ids}, tie=tie,
+    ids = widgets.Text(description="token ids", continuous_update=False)  # its text: `values=` below
+    return TiePanel(lambda tie, ids: lookup_figure(ids, tie), controls={"ids": ids}, tie=tie, values={"ids": ids_text},
                     title="Which rows of the embedding does one training step touch?")

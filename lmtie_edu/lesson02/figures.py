@@ -155,8 +155,8 @@ def logits_figure(angle: int = 50, length: float = 1.3, tie: bool = True) -> Pan
 def logits_panel(angle: int = 50, length: float = 1.3, tie: bool = True) -> TiePanel:
     """Widget: turn and stretch the hidden state, toggle tying, watch the logits and the softmax."""
     controls = {
-        "angle": widgets.IntSlider(value=angle, min=0, max=355, step=5, description="angle of h (°)"),
-        "length": widgets.FloatSlider(value=length, min=0.0, max=3.0, step=0.1, description="length ‖h‖"),
-    }
-    return TiePanel(logits_figure, controls=controls, tie=tie,
+        "angle": widgets.IntSlider(min=0, max=355, step=5, description="angle of h (°)"),
+        "length": widgets.FloatSlider(min=0.0, max=3.0, step=0.1, description="length ‖h‖"),
+    }  # their starting values: `values=` below, checked like set()
+    return TiePanel(logits_figure, controls=controls, tie=tie, values={"angle": angle, "length": length},
                     title="Move the hidden state: which token gets the largest inner product?")

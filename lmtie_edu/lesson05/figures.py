@@ -138,10 +138,10 @@ def autoencoder_panel(tie: bool = True, hidden: int = 16, activation: str = "sig
     if train is not None and not callable(train):
         raise TypeError(f"train must be a training function like train_seeds; got {type(train).__name__}")
     controls = {
-        "hidden": widgets.IntSlider(value=hidden, min=2, max=ae.N_PIXELS, step=1, description="hidden h",
-                                    continuous_update=False),
-        "activation": widgets.Dropdown(options=list(ae.ACTIVATIONS), value=activation, description="activation"),
-        "output": widgets.Dropdown(options=list(ae.OUTPUTS), value=output, description="output"),
-    }
+        "hidden": widgets.IntSlider(min=2, max=ae.N_PIXELS, step=1, description="hidden h", continuous_update=False),
+        "activation": widgets.Dropdown(options=list(ae.ACTIVATIONS), description="activation"),
+        "output": widgets.Dropdown(options=list(ae.OUTPUTS), description="output"),
+    }  # their starting values: `values=` below, checked like set()
     return TiePanel(functools.partial(autoencoder_figure, train=train), controls=controls, tie=tie,
+                    values={"hidden": hidden, "activation": activation, "output": output},
                     title="Tied (W, Wᵀ) or untied autoencoder on 8×8 digits — every change retrains 3 seeds")

@@ -120,3 +120,36 @@ def test_unexpected_failure_in_a_redraw_is_shown_not_lost():
     panel.tie.value = False
     assert "redraw failed: RuntimeError: out of memory" in panel.status.value
     assert panel.result.numbers == {"height": 2}
+
+
+# -- one rule for panels: the constructor and set() accept and refuse the same values -------------------------
+def test_constructors_refuse_what_set_refuses_instead_of_clamping():
+    import pytest
+
+    from lmtie_edu.lesson01.lookup import lookup_panel
+    from lmtie_edu.lesson02.figures import logits_panel
+
+    for call, error, message in [
+        (lambda: logits_panel(angle=400), ValueError, r"angle must be a value in \[0, 355\]; got 400"),
+        (lambda: logits_panel(length=-1), ValueError, r"length must be a value in \[0.0, 3.0\]; got -1"),
+        (lambda: lookup_panel(tie=None), TypeError, "tie must be True or False; got None"),
+        (lambda: lookup_panel(ids_text=5), TypeError, "ids must be text; got 5"),
+    ]:
+        with pytest.raises(error, match=message):
+            call()
+    panel = logits_panel()
+    for name, value in (("angle", 400), ("length", -1)):
+        with pytest.raises(ValueError, match=f"{name} must be a value in"):
+            panel.set(**{name: value})
+
+
+def test_a_refused_set_leaves_the_panel_exactly_as_it_was():
+    import pytest
+
+    from lmtie_edu.lesson01.lookup import lookup_panel
+
+    panel = lookup_panel("2, 5, 5, 9")
+    before = (panel.values(), dict(panel.result.numbers), bytes(panel.image.value), panel.redraws)
+    with pytest.raises(ValueError, match="got 99"):
+        panel.set(ids="1, 99", tie=True)  # refused by the lesson's compute, after the controls were set
+    assert (panel.values(), dict(panel.result.numbers), bytes(panel.image.value), panel.redraws) == before
