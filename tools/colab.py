@@ -33,6 +33,8 @@ from urllib.parse import quote
 
 import nbformat
 
+from tools.backup import keep_before_overwrite, say_kept
+
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_REF = "main"
 
@@ -176,6 +178,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         stale.append(path)
         if not args.check:
+            say_kept(path, keep_before_overwrite(path))
             path.write_text(new, encoding="utf-8")
             print(f"stamped {path}")
     if args.check and stale:

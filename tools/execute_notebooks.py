@@ -2,7 +2,8 @@
 
 Each notebook runs top to bottom in a fresh kernel of this interpreter's environment, from the
 notebook's own folder. Widget state is stored in the notebook metadata so that widgets render on
-static viewers (GitHub, nbviewer). Execution timestamps are not recorded (no diff noise).
+static viewers (GitHub, nbviewer). Execution timestamps are not recorded (no diff noise). A notebook that
+differs from its committed copy (edits, or outputs a learner made) is first kept in build/backups/ (it says where).
 
 Usage: python -m tools.execute_notebooks notebooks/01_embedding_lookup.ipynb [...]
 """
@@ -15,6 +16,8 @@ from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
+
+from tools.backup import keep_before_overwrite, say_kept
 
 
 def execute(path: Path) -> float:
@@ -30,6 +33,7 @@ def execute(path: Path) -> float:
     started = time.perf_counter()
     client.execute()
     nb.metadata["kernelspec"] = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+    say_kept(path, keep_before_overwrite(path))  # e.g. outputs a learner made in `make lab`
     nbformat.write(nb, path)
     return time.perf_counter() - started
 

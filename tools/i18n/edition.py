@@ -21,6 +21,8 @@ from pathlib import Path
 
 import nbformat
 
+from tools.backup import keep_before_overwrite, say_kept
+
 from .catalogue import (
     BADGE_MARKER,
     ENGLISH_DIR,
@@ -132,6 +134,7 @@ def write(lesson: Path) -> bool:
     if target.exists() and target.read_text(encoding="utf-8") == text:
         return False
     target.parent.mkdir(parents=True, exist_ok=True)
+    say_kept(target, keep_before_overwrite(target))  # a learner's edits of a Chinese lesson are not lost
     target.write_text(text, encoding="utf-8")
     return True
 
