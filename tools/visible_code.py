@@ -32,9 +32,10 @@ PLUMBING = {"shared.notebook", "shared.progress", "shared.validation", "shared.s
 
 
 def _is_plumbing(module: str) -> bool:
-    """The teaching kit, a lesson's checks, questions, solutions and figures, and the modules named above."""
+    """The teaching kit, a lesson's exercise checks, argument checks (``checks``), questions, solutions and
+    figures, and the modules named above."""
     leaf = module.rsplit(".", 1)[-1]
-    return (module in PLUMBING or module.startswith("kit.") or leaf in ("exercises", "questions", "solutions")
+    return (module in PLUMBING or module.startswith("kit.") or leaf in ("exercises", "questions", "solutions", "checks")
             or leaf.endswith("figures"))
 
 

@@ -60,7 +60,15 @@ def format_number(value, digits: int = 4) -> str:
 
 
 def report(numbers: Mapping) -> None:
-    """Print ``name: value`` lines (what the deterministic cell after a widget shows)."""
+    """Print ``name: value`` lines (what the deterministic cell after a widget shows).
+
+    ``numbers`` is a dict of numbers or a panel's result (``report(panel.result)`` prints its numbers)."""
+    if isinstance(numbers, PanelResult):
+        numbers = numbers.numbers
+    if not isinstance(numbers, Mapping):
+        hint = " — for a panel call panel.report()" if hasattr(numbers, "report") else ""
+        raise TypeError(f"report needs a dict of numbers or a PanelResult (e.g. panel.result){hint}; "
+                        f"got {type(numbers).__name__}")
     for name, value in numbers.items():
         print(f"{name}: {format_number(value)}")
 

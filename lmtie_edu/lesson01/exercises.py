@@ -92,9 +92,9 @@ def bag_of_tokens(answer, solution):
     for W, ids in cases:
         what = f"bag_of_tokens(W of shape {tuple(W.shape)}, ids={ids.tolist()})"
         _set_case(W, ids)
-        got = answer(no_indexing(W), ids.clone())            # W refuses W[ids], F.embedding, index_select, …
+        expected, per_token = solution(W, ids), F.one_hot(ids, W.shape[0]).to(W.dtype) @ W   # before the answer runs
+        got = answer(no_indexing(W), ids.clone())            # copies; W refuses W[ids], F.embedding, index_select, …
         expect_type(got, torch.Tensor, what)
-        expected, per_token = solution(W, ids), F.one_hot(ids, W.shape[0]).to(W.dtype) @ W
         expect_close(got, expected, what, atol=1e-5,
                      wrong={"not_summed": per_token, "mean_not_sum": expected / ids.shape[1]})
     return len(cases)
@@ -132,10 +132,10 @@ def sgd_step_on_lookup(answer, solution):
     for W, ids, lr in cases:
         what = f"sgd_step_on_lookup(W of shape {tuple(W.shape)}, ids={ids.tolist()}, lr={lr})"
         _set_case(W, ids)
+        expected = solution(W, ids, lr)                      # before the answer runs, which gets copies
         with forbid_autograd():                              # predict the step: no backward(), no optimiser
             got = answer(W.clone(), ids.clone(), lr)
         expect_type(got, torch.Tensor, what)
-        expected = solution(W, ids, lr)
         step = expected - W
         looked_up = (torch.bincount(ids.flatten(), minlength=W.shape[0]) > 0).to(W.dtype).unsqueeze(1)
         try:

@@ -13,51 +13,13 @@ from torch import nn
 
 from lmtie_edu.kit.panels import PanelResult, TiePanel
 from lmtie_edu.kit.plotting import heatmap, new_figure
-from lmtie_edu.shared.validation import check_bool, check_matrix, check_positive_int, check_token_ids
+from lmtie_edu.shared.gradient_rows import nonzero_rows
+from lmtie_edu.shared.validation import check_positive_int
 
-#: The one-step demo allocates two (V, d) matrices; more than this many entries is a typo, not a lesson.
-MAX_DEMO_ENTRIES = 10_000_000
+from .checks import MAX_FIGURE_VOCAB, check_gradient_inputs, parse_ids
 
-
-def nonzero_rows(grad: torch.Tensor) -> list[int]:
-    """Indices of the rows of a gradient that are not all zero (a NaN/inf or meta gradient is refused)."""
-    check_matrix(grad, "grad")
-    return grad.abs().sum(dim=1).nonzero().flatten().tolist()
-
-
-def check_gradient_inputs(ids, vocab_size: int, d_model: int, seed: int, tie: bool) -> torch.Tensor:
-    """Check the arguments of :func:`next_token_gradient`; return the ids as one LongTensor sequence."""
-    vocab_size = check_positive_int(vocab_size, "vocab_size")
-    d_model = check_positive_int(d_model, "d_model")
-    check_positive_int(seed, "seed", minimum=0)
-    check_bool(tie, "tie")
-    if vocab_size * d_model > MAX_DEMO_ENTRIES:
-        raise ValueError(f"vocab_size × d_model must be at most {MAX_DEMO_ENTRIES:,} for this demo; "
-                         f"got {vocab_size:,} × {d_model:,} = {vocab_size * d_model:,}")
-    ids = check_token_ids(ids, vocab_size, ranks=(1,))
-    if ids.numel() < 2:
-        raise ValueError(f"need at least 2 token ids (an input and the next token to predict); got {ids.tolist()}")
-    return ids
-
-
-def parse_ids(text: str, vocab_size: int) -> torch.Tensor:
-    """Parse ``"2, 5, 5, 9"`` (what a learner types in the widget) into checked token ids."""
-    if not isinstance(text, str):
-        raise TypeError(f"token ids must be typed as text like '2, 5, 5, 9'; got {text!r}")
-    parts = [p for p in text.replace(",", " ").split() if p]
-    if not parts:
-        raise ValueError(f"type at least one token id, e.g. '2, 5, 5, 9' (ids 0..{vocab_size - 1})")
-    values = []
-    for part in parts:
-        try:
-            values.append(int(part))
-        except ValueError:
-            kind = "a decimal number" if part.replace(".", "", 1).lstrip("-").isdigit() else "not a number"
-            raise ValueError(
-                f"token ids must be whole numbers in [0, {vocab_size - 1}]; got {part!r} ({kind})"
-            ) from None
-    return check_token_ids(values, vocab_size, ranks=(1,))
-
+__all__ = ["check_gradient_inputs", "lookup_figure", "lookup_panel", "next_token_gradient", "nonzero_rows",
+           "parse_ids"]
 
 # The same code as the lesson's cell (tests/lesson01/test_lookup.py keeps them identical).
 def next_token_gradient(ids, *, tie, vocab_size=12, d_model=6, seed=0):
@@ -78,6 +40,10 @@ def next_token_gradient(ids, *, tie, vocab_size=12, d_model=6, seed=0):
 
 def lookup_figure(ids_text: str = "2, 5, 5, 9", tie: bool = False, vocab_size: int = 12) -> PanelResult:
     """The lesson 01 panel: the rows looked up, and the rows the gradient reaches (tied or untied)."""
+    vocab_size = check_positive_int(vocab_size, "vocab_size")
+    if vocab_size > MAX_FIGURE_VOCAB:
+        raise ValueError(f"vocab_size must be at most {MAX_FIGURE_VOCAB} here: the figure draws one row per token, "
+                         f"and more rows are not readable; got {vocab_size:,} (next_token_gradient takes larger ones)")
     ids = parse_ids(ids_text, vocab_size)
     out = next_token_gradient(ids, tie=tie, vocab_size=vocab_size)
     fig, (left, right) = new_figure(1, 2, size=(8.0, 3.6))

@@ -55,6 +55,7 @@ def _cosine_error(error: BaseException) -> str | None:
 def cosine_head(answer, solution):
     for W in _matrices():
         what = f"cosine_head(W of shape {tuple(W.shape)})"
+        expected, columns = solution(W), _up_to_a_factor(W / W.norm(dim=0, keepdim=True))   # before the answer runs
         given = W.clone()
         got = answer(given)
         if not torch.equal(given, W):
@@ -63,9 +64,8 @@ def cosine_head(answer, solution):
         if tuple(got.shape) != tuple(W.shape) or not got.is_floating_point():
             raise Mismatch(f"{what} must return a float tensor of W's shape", f"float {tuple(W.shape)}",
                            f"{got.dtype} {tuple(got.shape)}")
-        columns = W / W.norm(dim=0, keepdim=True)
-        expect_close(_up_to_a_factor(got.detach()), solution(W), f"{what}, up to one common factor", atol=1e-5,
-                     wrong={"columns": _up_to_a_factor(columns), "lengths_kept": _up_to_a_factor(W)})
+        expect_close(_up_to_a_factor(got.detach()), expected, f"{what}, up to one common factor", atol=1e-5,
+                     wrong={"columns": columns, "lengths_kept": _up_to_a_factor(W)})
     return len(_matrices())
 
 
@@ -94,6 +94,7 @@ def tokens_beating_self(answer, solution):
         norms = W.norm(dim=1)
         for i in range(0, W.shape[0], step):
             what = f"tokens_beating_self(W of shape {tuple(W.shape)}, i={i})"
+            expected = solution(W, i)                        # before the answer runs, which gets a copy
             got = answer(W.clone(), i)
             expect_type(got, list, what)
             if not all(isinstance(j, int) and not isinstance(j, bool) for j in got):
@@ -101,7 +102,7 @@ def tokens_beating_self(answer, solution):
                                sorted({type(j).__name__ for j in got}))
             logits = W @ W[i]
             tokens = range(W.shape[0])
-            expect_equal(got, solution(W, i), what, wrong={
+            expect_equal(got, expected, what, wrong={
                 "includes_self": [j for j in tokens if logits[j] >= logits[i]],
                 "ties_included": [j for j in tokens if j != i and logits[j] >= logits[i]],
                 "norm_not_squared": [j for j in tokens if logits[j] > norms[i]],

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 import ipywidgets as widgets
+import numpy as np
 import torch
 
 from lmtie_edu.kit.panels import PanelResult, TiePanel
@@ -14,6 +15,8 @@ from lmtie_edu.shared.validation import check_bool, check_matrix, check_positive
 
 from .logits import hidden_from_polar, score_table, toy_vocabulary
 
+#: geometry_figure labels every token (an arrow and two bars each): beyond this many the labels overlap.
+MAX_DRAWN_TOKENS = 60
 RED, BLUE, GREEN, GREY = "#cc3311", "#4477aa", "#228833", "#bbbbbb"
 
 
@@ -80,6 +83,15 @@ def draw_bars(ax, values, labels, *, title: str, highlight: int | None = None, f
 
 def geometry_figure(h: torch.Tensor, W: torch.Tensor, labels, *, title: str = "token vectors and h"):
     """Arrows (the head's rows and h), the logits as bars, the softmax as bars; the top token in red."""
+    W = check_matrix(W, "W")
+    if W.shape[1] != 2:
+        raise ValueError(f"W must have shape (V, 2) here: geometry_figure draws its rows as arrows in the plane; got "
+                         f"{tuple(W.shape)} — norm_cosine_figure draws a head of any width d")
+    if W.shape[0] > MAX_DRAWN_TOKENS:
+        raise ValueError(f"geometry_figure draws and labels at most {MAX_DRAWN_TOKENS} tokens (an arrow and two bars "
+                         f"each, or the labels overlap); got W with {W.shape[0]} rows")
+    if not isinstance(title, str):
+        raise TypeError(f"title must be text; got {title!r}")
     with torch.no_grad():
         scores = score_table(h, W)
     labels = _check_labels(labels, W)
@@ -106,7 +118,9 @@ def norm_cosine_figure(h: torch.Tensor, W: torch.Tensor, labels, *, k: int = 6):
     if h_norm == 0:
         raise ValueError("h must not be the zero vector here: the cosines with h are undefined")
     labels = _check_labels(labels, W)
-    k = check_positive_int(k, "k")
+    k = min(check_positive_int(k, "k"), W.shape[0])   # best k of V: all of them when k ≥ V
+    if h_norm * float(scores["norms"].max()) == 0:
+        raise ValueError("W must have a row that is not zero: every cosine and logit is 0, there is nothing to draw")
     top, nearest = scores["top"], scores["nearest"]
     fig, axes = new_figure(1, 2, size=(9.0, 3.8), margins=dict(left=0.08, right=0.98, bottom=0.14, top=0.84, wspace=0.25))
     ax = axes[0]
@@ -152,11 +166,19 @@ def logits_figure(angle: int = 50, length: float = 1.3, tie: bool = True) -> Pan
     })
 
 
+def _plain(value):
+    """A NumPy scalar as the Python number it holds (a float stays a float); anything else unchanged."""
+    if isinstance(value, np.generic) and not isinstance(value, np.bool_):
+        return value.item()
+    return value
+
+
 def logits_panel(angle: int = 50, length: float = 1.3, tie: bool = True) -> TiePanel:
     """Widget: turn and stretch the hidden state, toggle tying, watch the logits and the softmax."""
     controls = {
         "angle": widgets.IntSlider(min=0, max=355, step=5, description="angle of h (°)"),
         "length": widgets.FloatSlider(min=0.0, max=3.0, step=0.1, description="length ‖h‖"),
     }  # their starting values: `values=` below, checked like set()
-    return TiePanel(logits_figure, controls=controls, tie=tie, values={"angle": angle, "length": length},
+    values = {"angle": _plain(angle), "length": _plain(length)}   # a NumPy number is fine; the widgets want Python's
+    return TiePanel(logits_figure, controls=controls, tie=tie, values=values,
                     title="Move the hidden state: which token gets the largest inner product?")

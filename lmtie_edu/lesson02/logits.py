@@ -8,11 +8,15 @@ head does with one hidden state. The figures and the panel are in :mod:`lmtie_ed
 from __future__ import annotations
 
 import math
+import numbers
 
 import torch
 import torch.nn.functional as F
 
 from lmtie_edu.shared.validation import check_matrix
+
+#: The longest hidden state hidden_from_polar builds (the panel's slider stops at 3).
+MAX_LENGTH = 1e6
 
 TOY_LABELS = ("the", "cat", "dog", "sat", "ran", "mat", "on", "a")
 
@@ -42,12 +46,17 @@ def toy_vocabulary() -> tuple[list[str], torch.Tensor, torch.Tensor]:
 def hidden_from_polar(angle_degrees: float, length: float) -> torch.Tensor:
     """A 2-D hidden state from an angle (degrees, counter-clockwise from the x axis) and a length."""
     for name, value in (("angle_degrees", angle_degrees), ("length", length)):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):      # NumPy numbers are welcome
             raise TypeError(f"{name} must be a finite number; got {value!r}")
+        if not math.isfinite(value):
+            raise ValueError(f"{name} must be a finite number; got {value!r}")
     if length < 0:
         raise ValueError(f"length must be >= 0; got {length}")
-    radians = math.radians(angle_degrees)
-    return torch.tensor([length * math.cos(radians), length * math.sin(radians)])
+    if length > MAX_LENGTH:
+        raise ValueError(f"length must be at most {MAX_LENGTH:g} (beyond it the logits of a unit-size head "
+                         f"approach float32's range); got {length!r}")
+    radians = math.radians(float(angle_degrees))
+    return torch.tensor([float(length) * math.cos(radians), float(length) * math.sin(radians)])
 
 
 def _check_hidden(h, W) -> torch.Tensor:
@@ -72,6 +81,8 @@ def score_table(h: torch.Tensor, W: torch.Tensor) -> dict:
     """
     h = _check_hidden(h, W)
     logits = W @ h
+    if not bool(torch.isfinite(logits).all()):
+        raise ValueError(f"the logits W @ h overflow {W.dtype} (|h|·|w_i| is beyond its range): scale h or W down")
     norms = W.norm(dim=1)
     distances = (W - h).norm(dim=1)
     return {

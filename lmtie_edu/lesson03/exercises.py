@@ -160,6 +160,7 @@ def starved_input_rows(answer, solution):
              (torch.tensor([[0, 0, 3], [0, 3, 4], [3, 4, 1]]), torch.tensor([4, 1, 5]), 7)]     # 1 read only last
     for inputs, targets, vocab_size in cases:
         what = f"starved_input_rows(inputs={inputs.tolist()}, targets={targets.tolist()}, vocab_size={vocab_size})"
+        expected = solution(inputs, targets, vocab_size)     # before the answer runs, which gets copies
         got = answer(inputs.clone(), targets.clone(), vocab_size)
         expect_type(got, list, what)
         if not all(isinstance(j, int) and not isinstance(j, bool) for j in got):
@@ -170,7 +171,7 @@ def starved_input_rows(answer, solution):
                                                       .flatten().tolist()))
                              for mask in range(1, 2 ** context - 1)]       # every proper, non-empty set of positions
         per_window = sorted({t for row, t in zip(inputs.tolist(), targets.tolist(), strict=True) if t not in row})
-        expect_equal(got, solution(inputs, targets, vocab_size), what, wrong={
+        expect_equal(got, expected, what, wrong={
             "never_seen_included": sorted(set(range(vocab_size)) - read),
             "swapped": sorted(read - targets_set),
             "per_window": per_window,

@@ -6,9 +6,12 @@ experiments themselves are written out in the lesson's cells and in :mod:`lmtie_
 
 from __future__ import annotations
 
+import copy
 import functools
+import numbers
 
 import ipywidgets as widgets
+import numpy as np
 import torch
 from matplotlib.colors import SymLogNorm
 from matplotlib.patches import Rectangle
@@ -25,13 +28,20 @@ from lmtie_edu.shared.validation import check_bool, check_token_ids
 from .gradients import gradient_parts, rows_touched
 
 PANEL_VOCAB, PANEL_D = 16, 8
+MAX_MATRICES = 12        # side by side, 3.3 inches each: a figure at most 40 inches wide
+MAX_ENTRIES = 4_000_000  # per matrix: a heatmap shows no more (and drawing more takes long)
 LINEAR_FRACTION = 3e-3  # symmetric-log colours: linear below 0.3 % of the largest |value|, logarithmic above
 
 
-@functools.lru_cache(maxsize=1)
 def demo_model() -> TinyLM:
     """The panel's model: a tied TinyLM (V=16, d=8) trained 150 Adam steps on a Zipf corpus, so its
-    softmax is not flat. Seeded inside (the learner's random state is left alone); cached."""
+    softmax is not flat. Seeded inside (the learner's random state is left alone). Trained once; each call
+    returns a copy of its own (still tied), so changing it changes neither the next call's model nor the panel."""
+    return copy.deepcopy(_trained_demo())
+
+
+@functools.lru_cache(maxsize=1)
+def _trained_demo() -> TinyLM:
     with seeded(0):
         model = TinyLM(PANEL_VOCAB, PANEL_D, context=2, tie=True)
     corpus = zipf_corpus(400, PANEL_VOCAB, seed=1)
@@ -39,22 +49,55 @@ def demo_model() -> TinyLM:
     return model
 
 
+def _check_text(value, name: str) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be text (a str); got {value!r:.80}")
+    return value
+
+
 def _check_matrices(matrices, titles) -> list[torch.Tensor]:
     if isinstance(matrices, torch.Tensor) or not isinstance(matrices, (list, tuple)) or not matrices:
         raise TypeError("matrices must be a non-empty list of (rows, cols) tensors, one per panel")
-    if isinstance(titles, str) or len(titles) != len(matrices):
-        raise ValueError(f"titles must be a list of {len(matrices)} strings, one per matrix; got {titles!r}")
+    if len(matrices) > MAX_MATRICES:
+        raise ValueError(f"plot_gradient_heatmaps draws at most {MAX_MATRICES} matrices side by side (a figure at "
+                         f"most 40 inches wide); got {len(matrices)} — split them over several figures")
+    if isinstance(titles, str) or not isinstance(titles, (list, tuple)) or len(titles) != len(matrices):
+        error = ValueError if isinstance(titles, (list, tuple)) else TypeError
+        raise error(f"titles must be a list of {len(matrices)} strings, one per matrix; got {titles!r:.80}")
+    for index, title in enumerate(titles):
+        _check_text(title, f"titles[{index}]")
     checked = []
     for index, matrix in enumerate(matrices):
-        if not isinstance(matrix, torch.Tensor) or matrix.is_meta or matrix.dim() != 2 or not matrix.numel():
-            raise ValueError(f"matrices[{index}] must be a non-empty 2-D tensor with values; got {matrix!r:.80}")
-        if not bool(torch.isfinite(matrix).all()):
-            raise ValueError(f"matrices[{index}] contains NaN or inf")
+        name = f"matrices[{index}]"
+        if not isinstance(matrix, torch.Tensor):
+            raise TypeError(f"{name} must be a torch.Tensor (rows, cols); got {type(matrix).__name__}")
+        if matrix.is_meta or matrix.dim() != 2 or not matrix.numel():
+            raise ValueError(f"{name} must be a non-empty 2-D tensor with values (not meta); got shape "
+                             f"{tuple(matrix.shape)}{' on the meta device' if matrix.is_meta else ''}")
+        if matrix.dtype == torch.bool or matrix.is_complex():
+            raise TypeError(f"{name} must hold real numbers (a gradient); got dtype {matrix.dtype}")
+        if matrix.numel() > MAX_ENTRIES:
+            raise ValueError(f"{name} must have at most {MAX_ENTRIES:,} entries (a heatmap cannot show more, and "
+                             f"drawing them takes long); got {tuple(matrix.shape)} = {matrix.numel():,}")
         if matrix.shape != matrices[0].shape:
-            raise ValueError(f"all matrices must have one shape; matrices[{index}] is {tuple(matrix.shape)}, "
+            raise ValueError(f"all matrices must have one shape; {name} is {tuple(matrix.shape)}, "
                              f"matrices[0] is {tuple(matrices[0].shape)}")
-        checked.append(matrix.detach().double())
+        matrix = matrix.detach().to_dense().double()
+        if not bool(torch.isfinite(matrix).all()):
+            raise ValueError(f"{name} contains NaN or inf")
+        checked.append(matrix)
     return checked
+
+
+def _marked_rows(values, rows: int, name: str) -> list[int]:
+    """Row ids to mark (``inputs``/``targets``): an int, a list or a tensor of any shape (flattened)."""
+    if isinstance(values, numbers.Integral) and not isinstance(values, bool):
+        values = [int(values)]
+    elif isinstance(values, torch.Tensor):
+        values = values.flatten()
+    elif isinstance(values, (list, tuple, range)):
+        values = list(values)
+    return check_token_ids(values, rows, ranks=(1, 2), name=name).flatten().tolist()
 
 
 def plot_gradient_heatmaps(matrices, titles, *, inputs=(), targets=(), suptitle: str = ""):
@@ -65,12 +108,13 @@ def plot_gradient_heatmaps(matrices, titles, *, inputs=(), targets=(), suptitle:
     are outlined; tick labels mark inputs (``in``) and targets (``tgt``).
     """
     matrices = _check_matrices(matrices, titles)
+    _check_text(suptitle, "suptitle")
     rows, width = matrices[0].shape
-    inputs = sorted({int(i) for i in check_token_ids(list(inputs), rows, ranks=(1,), name="inputs")})
-    targets = {int(t) for t in check_token_ids(list(targets), rows, ranks=(1,), name="targets")}
+    inputs = sorted(set(_marked_rows(inputs, rows, "inputs")))
+    targets = set(_marked_rows(targets, rows, "targets"))
     limit = max(float(m.abs().max()) for m in matrices) or 1.0
     norm = SymLogNorm(linthresh=limit * LINEAR_FRACTION, linscale=0.5, vmin=-limit, vmax=limit, base=10)
-    fig, axes = new_figure(1, len(matrices), size=(3.3 * len(matrices) + 0.9, 3.8),
+    fig, axes = new_figure(1, len(matrices), size=(min(3.3 * len(matrices) + 0.9, 40.0), 3.8),
                            margins=dict(left=0.08, right=0.86, bottom=0.1, top=0.8 if suptitle else 0.88,
                                         wspace=0.12))
     axes = list(axes) if len(matrices) > 1 else [axes]
@@ -83,7 +127,7 @@ def plot_gradient_heatmaps(matrices, titles, *, inputs=(), targets=(), suptitle:
         ax.set_xticks([])
         if index == 0:
             # label a few rows plus every marked one (each tick label costs render time)
-            shown = sorted({0, rows - 1, *range(0, rows, 5), *inputs, *targets})
+            shown = sorted({0, rows - 1, *range(0, rows, max(5, -(-rows // 10))), *inputs, *targets})
             marks = [f"{i}{' in' if i in inputs else ''}{' tgt' if i in targets else ''}" for i in shown]
             ax.set_yticks(shown, marks, fontsize=7)
             ax.set_ylabel("row (token id)")
@@ -110,11 +154,18 @@ def update_frequency_figure(corpus: ZipfCorpus, untied_input, untied_output, tie
              "untied: output rows (head.weight)": untied_output,
              "tied: the shared rows — the same 1.0 as the head line": tied}
     for label, fraction in lines.items():
-        if not isinstance(fraction, torch.Tensor) or fraction.shape != (corpus.vocab_size,):
-            raise ValueError(f"{label.split(' —')[0]}: expected a tensor of shape ({corpus.vocab_size},); "
-                             f"got {getattr(fraction, 'shape', type(fraction).__name__)}")
+        what = label.split(' —')[0]
+        if not isinstance(fraction, torch.Tensor):
+            raise TypeError(f"{what}: expected a tensor of shape ({corpus.vocab_size},); got {type(fraction).__name__}")
+        if fraction.is_meta or fraction.shape != (corpus.vocab_size,):
+            raise ValueError(f"{what}: expected a tensor of shape ({corpus.vocab_size},) with values; got "
+                             f"{tuple(fraction.shape)}{' on the meta device' if fraction.is_meta else ''}")
+        if fraction.is_complex():
+            raise TypeError(f"{what}: shares of steps must be real numbers; got dtype {fraction.dtype}")
         if not bool(((fraction >= 0) & (fraction <= 1)).all()):
-            raise ValueError(f"{label.split(' —')[0]}: shares of steps must lie in [0, 1]")
+            raise ValueError(f"{what}: shares of steps must lie in [0, 1] (no NaN)")
+    lines = {label: fraction.detach() for label, fraction in lines.items()}
+    untied_input = lines["untied: input rows (embedding.weight)"]
     order = torch.argsort((corpus.as_input + corpus.as_target).double(), descending=True, stable=True)
     ranks = torch.arange(1, len(order) + 1).numpy()
     fig, ax = new_figure(size=(8.6, 4.2), margins=dict(left=0.1, right=0.98, bottom=0.13, top=0.87))
@@ -147,6 +198,7 @@ def update_frequency_figure(corpus: ZipfCorpus, untied_input, untied_output, tie
 def decomposition_figure(first: int = 2, second: int = 3, target: int = 4, tie: bool = True) -> PanelResult:
     """One training example (context ``first, second`` → ``target``): the gradient through the lookup,
     through the head, and what the embedding matrix receives (tied: their sum; untied: lookup only)."""
+    first, second, target = (_plain(v) for v in (first, second, target))
     for name, value in (("first", first), ("second", second), ("target", target)):
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError(f"{name} must be a token id (int in [0, {PANEL_VOCAB - 1}]); got {value!r}")
@@ -168,13 +220,19 @@ def decomposition_figure(first: int = 2, second: int = 3, target: int = 4, tie: 
     return PanelResult(fig, numbers)
 
 
+def _plain(value):
+    """A NumPy integer as a Python int (what the dropdowns hold); anything else unchanged."""
+    return int(value) if isinstance(value, np.integer) else value
+
+
 @functools.lru_cache(maxsize=256)
 def _cached_parts(first: int, second: int, target: int) -> dict:
-    return gradient_parts(demo_model(), torch.tensor([[first, second]]), torch.tensor([target]))
+    return gradient_parts(_trained_demo(), torch.tensor([[first, second]]), torch.tensor([target]))
 
 
 def decomposition_panel(first: int = 2, second: int = 3, target: int = 4, tie: bool = True) -> TiePanel:
     """Widget: pick two input tokens and a target, toggle tying, watch where the gradient lands."""
+    first, second, target = (_plain(v) for v in (first, second, target))
     for name, value in (("first", first), ("second", second), ("target", target)):
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < PANEL_VOCAB:
             raise ValueError(f"{name} must be a token id in [0, {PANEL_VOCAB - 1}]; got {value!r}")

@@ -10,14 +10,20 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 
+from lmtie_edu.shared.gradient_rows import nonzero_rows
 from lmtie_edu.shared.models import TinyLM
 from lmtie_edu.shared.validation import check_token_ids
+
+MAX_LOGITS = 10_000_000  # one batch's logits (batch × V): more is a typo here, and a memory error in torch
 
 
 def rows_touched(grad) -> int:
     """How many rows of a gradient matrix (rows, cols) are not all zero."""
     if not isinstance(grad, torch.Tensor):
-        raise TypeError(f"grad must be a torch.Tensor of shape (rows, cols); got {type(grad).__name__}")
+        hint = " — a .grad is None until backward() has run" if grad is None else ""
+        raise TypeError(f"grad must be a torch.Tensor of shape (rows, cols); got {type(grad).__name__}{hint}")
+    if grad.layout != torch.strided and not grad.is_meta:
+        return len(nonzero_rows(grad))                # a sparse gradient: its stored rows that are not zero
     if grad.is_meta:
         raise ValueError("grad is a meta tensor (a shape without values); pass a real gradient, e.g. W.grad")
     if grad.dim() != 2:
@@ -34,6 +40,8 @@ def _check_tied(model) -> TinyLM:
         raise ValueError("model must be tied (model.head.weight is model.embedding.weight); got an untied model")
     if model.embedding.weight.is_meta:
         raise ValueError("model lives on the meta device (shapes without values); build it on the CPU")
+    if not all(bool(torch.isfinite(p).all()) for p in model.parameters()):
+        raise ValueError("model has NaN or inf among its parameters (a diverged run?): its gradients mean nothing")
     return model
 
 
@@ -42,7 +50,7 @@ def untied_twin(model: TinyLM) -> TinyLM:
     two separate Parameters (each starting as a copy of the shared matrix)."""
     _check_tied(model)
     twin = TinyLM(model.vocab_size, model.d_model, context=model.context,
-                  hidden=model.body[0].out_features, tie=False)
+                  hidden=model.body[0].out_features, tie=False).to(model.embedding.weight.dtype)
     with torch.no_grad():
         twin.body.load_state_dict(model.body.state_dict())
         twin.embedding.weight.copy_(model.embedding.weight)
@@ -51,10 +59,16 @@ def untied_twin(model: TinyLM) -> TinyLM:
 
 
 def _check_batch(model: TinyLM, inputs, targets) -> tuple[torch.Tensor, torch.Tensor]:
-    inputs = check_token_ids(inputs, model.vocab_size, ranks=(2,), name="inputs")
     targets = check_token_ids(targets, model.vocab_size, ranks=(1,), name="targets")
     if len(targets) == 0:
         raise ValueError("the batch is empty (0 targets): a mean loss over no examples is NaN; pass at least one")
+    if len(targets) * model.vocab_size > MAX_LOGITS:
+        raise ValueError(f"the batch needs len(targets) × vocab_size logits, at most {MAX_LOGITS:,} here; got "
+                         f"{len(targets):,} × {model.vocab_size:,} = {len(targets) * model.vocab_size:,}")
+    inputs = check_token_ids(inputs, model.vocab_size, ranks=(0, 1, 2, 3), name="inputs")
+    if inputs.dim() != 2:
+        raise ValueError(f"inputs must be a (batch, context) matrix of token ids, shape ({len(targets)}, "
+                         f"{model.context}); got shape {tuple(inputs.shape)}")
     if inputs.shape != (len(targets), model.context):
         raise ValueError(f"inputs must have shape (len(targets), {model.context}) = ({len(targets)}, {model.context}); "
                          f"got {tuple(inputs.shape)}")

@@ -14,6 +14,7 @@ goes into the build. The counting itself is written out in the lesson.
 from __future__ import annotations
 
 import contextlib
+import copy
 import functools
 from dataclasses import dataclass
 
@@ -116,8 +117,12 @@ def build_uncached(name: str, *, tie: bool | None = None):
 
 
 def build(name: str, *, tie: bool | None = None):
-    """:func:`build_uncached`, cached for the kernel's lifetime (a widget or a re-run never rebuilds)."""
-    return _build_cached(name, _resolve_tie(name, tie))
+    """:func:`build_uncached`, cached for the kernel's lifetime (a widget or a re-run never rebuilds).
+
+    Every call returns its own deep copy of the cached build (meta tensors: a copy costs milliseconds and
+    keeps every tie), so a learner who unties or edits the model changes nothing for the next call.
+    """
+    return copy.deepcopy(_build_cached(name, _resolve_tie(name, tie)))
 
 
 @functools.cache

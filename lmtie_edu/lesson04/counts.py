@@ -15,6 +15,8 @@ from lmtie_edu.kit.panels import PanelResult, TiePanel
 from lmtie_edu.kit.plotting import new_figure
 from lmtie_edu.shared.validation import check_bool, check_number, check_positive_int
 
+MAX_MLP_RATIO = 1000
+
 
 def check_gpt_shape(vocab_size, d_model, n_layers, d_ff, n_positions, tie) -> tuple[int, int, int, int, int]:
     """Check the hyper-parameters of :func:`gpt_parameter_breakdown`; return (V, d, L, d_ff, P) as ints.
@@ -48,6 +50,9 @@ def d_ff_from_ratio(d_model: int, mlp_ratio: float) -> int:
     """MLP width ``round(mlp_ratio · d)`` (GPT-2 uses 4); the ratio must be a positive number."""
     d = check_positive_int(d_model, "d_model")
     check_number(mlp_ratio, "mlp_ratio", minimum=0, strict=True, expected="a positive number (GPT-2 uses 4)")
+    if mlp_ratio > MAX_MLP_RATIO:
+        raise ValueError(f"mlp_ratio must be at most {MAX_MLP_RATIO} (real models use 2.7 to 8; a larger ratio is a "
+                         f"typo, and a huge one has no integer width); got {mlp_ratio!r}")
     return max(1, round(mlp_ratio * d))
 
 

@@ -7,11 +7,14 @@ models (dicts with ``name``, ``vocab_size``, ``d_model``, ``ties``, ``tied_total
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterable, Mapping
 
 import numpy as np
+import torch
 
 from lmtie_edu.kit.plotting import new_figure
+from lmtie_edu.shared.validation import check_number
 
 ROW_KEYS = ("name", "vocab_size", "d_model", "ties", "tied_total", "untied_total")
 
@@ -22,20 +25,38 @@ def _check_rows(rows) -> list[Mapping]:
     rows = list(rows)
     if not rows:
         raise ValueError("rows is empty: count at least one model first")
+    checked = []
     for row in rows:
         if not isinstance(row, Mapping) or any(k not in row for k in ROW_KEYS):
             got = sorted(row) if isinstance(row, Mapping) else type(row).__name__
             raise TypeError(f"each row must be a dict with keys {list(ROW_KEYS)}; got {got}")
+        if not isinstance(row["name"], str):
+            raise TypeError(f"each row's name must be a str (the label drawn); got {row['name']!r}")
         for key in ROW_KEYS[1:]:
             value = row[key]
-            ok = isinstance(value, bool) if key == "ties" else isinstance(value, int) and not isinstance(value, bool)
+            ok = (isinstance(value, (bool, np.bool_)) if key == "ties"
+                  else isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)))
             if not ok or (key != "ties" and value < 1):
                 raise ValueError(f"row {row['name']!r}: {key} must be {'True or False' if key == 'ties' else 'an integer >= 1'}"
                                  f"; got {value!r}")
         if row["untied_total"] <= row["tied_total"]:
             raise ValueError(f"row {row['name']!r}: the untied total must exceed the tied total "
                              f"(it holds one more V×d matrix); got {row['untied_total']:,} <= {row['tied_total']:,}")
-    return rows
+        # NumPy numbers are fine; the figures compute with Python ones
+        checked.append({**row, "ties": bool(row["ties"]), **{k: int(row[k]) for k in ROW_KEYS[1:] if k != "ties"}})
+    return checked
+
+
+def _as_array(values, what: str) -> np.ndarray:
+    """Numbers as a float array; a tensor may require grad (it is detached), a meta tensor has no values."""
+    if isinstance(values, torch.Tensor):
+        if values.is_meta:
+            raise ValueError(f"{what} is a meta tensor (a shape without values); compute it on the CPU")
+        values = values.detach().cpu().double()
+    try:
+        return np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"{what} must be numeric arrays (a list, array or tensor of numbers)") from None
 
 
 def _check_curves(curves) -> dict[str, tuple[np.ndarray, np.ndarray]]:
@@ -43,10 +64,9 @@ def _check_curves(curves) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         raise TypeError(f"curves must be a non-empty dict {{label: (x, share)}}; got {type(curves).__name__}")
     checked = {}
     for label, pair in curves.items():
-        try:
-            x, share = (np.asarray(a, dtype=float) for a in pair)
-        except (TypeError, ValueError):
-            raise TypeError(f"curve {label!r} must be a pair (x, share) of numeric arrays") from None
+        if isinstance(pair, (str, bytes, Mapping)) or not isinstance(pair, Iterable) or len(list(pair)) != 2:
+            raise TypeError(f"curve {label!r} must be a pair (x, share) of numeric arrays")
+        x, share = (_as_array(a, f"curve {label!r}: {part}") for a, part in zip(pair, ("x", "share"), strict=True))
         if x.ndim != 1 or x.shape != share.shape or x.size < 2:
             raise ValueError(f"curve {label!r}: x and share must be 1-D arrays of the same length >= 2; "
                              f"got shapes {x.shape} and {share.shape}")
@@ -128,7 +148,8 @@ def vocab_law_figure(rows, curves, *, anchor: tuple[float, float, str], dashed: 
     if not (isinstance(anchor, tuple) and len(anchor) == 3):
         raise TypeError(f"anchor must be a tuple (N_nv, share, label); got {anchor!r}")
     n_nv, share, label = anchor
-    _check_curves({"anchor": ([n_nv, n_nv], [share, share])})
+    n_nv = check_number(n_nv, "anchor's N_nv", minimum=0, strict=True, expected="a positive number")
+    share = check_number(share, "anchor's share", minimum=0, maximum=1, strict=True)
     fig, ax = new_figure(size=(8.0, 4.0), layout="constrained")  # static: crowded labels
     for name, (x, y) in curves.items():
         ax.plot(x, 100 * y, label=name, linestyle="--" if name == dashed else "-",

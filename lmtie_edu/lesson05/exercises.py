@@ -71,12 +71,13 @@ def tie_status(answer, solution):
     checked = 0
     for n_inputs, n_hidden, seed in ((64, 16, 0), (6, 3, 1)):
         for how, status in TIE_CASES:
+            # the reference first, on a model of its own: the answer's model is built for the answer alone
+            assert solution(model_that_ties_by(how, n_inputs, n_hidden, seed)) == status  # the reference agrees
             got = answer(model_that_ties_by(how, n_inputs, n_hidden, seed))
             what = f"tie_status(a {n_inputs}→{n_hidden} autoencoder whose decoder is {how!r})"
             expect_type(got, str, what)
             if got not in STATUSES:
                 raise Mismatch(f"{what} must return one of {', '.join(map(repr, STATUSES))}", status, got)
-            assert solution(model_that_ties_by(how, n_inputs, n_hidden, seed)) == status  # the reference agrees
             if got != status:
                 mistake = CALLED_TIED.get(how) if got == "tied" else None
                 if got == "copy" and how in SHARED:
@@ -176,7 +177,8 @@ def pca_reconstruction_mse(answer, solution):
     cases = [(train, test, 1), (train, test, 3), (train, train, 2)]
     for tr, te, k in cases:
         what = f"pca_reconstruction_mse(train {tuple(tr.shape)}, test {tuple(te.shape)}, k={k})"
-        got = answer(tr.clone(), te.clone(), k)
+        expected, wrong = solution(tr.clone(), te.clone(), k), _pca_mistakes(tr, te, k)  # before the answer runs
+        got = answer(tr.clone(), te.clone(), k)  # copies: the answer may change them
         expect_type(got, float, what)
-        expect_close(got, solution(tr, te, k), what, atol=1e-8, wrong=_pca_mistakes(tr, te, k))
+        expect_close(got, expected, what, atol=1e-8, wrong=wrong)
     return len(cases)

@@ -16,10 +16,12 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
 import torch
 import torch.nn.functional as F
 from torch import nn
 
+from lmtie_edu.shared.spread import mean_and_spread
 from lmtie_edu.shared.validation import (
     check_bool,
     check_choice,
@@ -33,6 +35,7 @@ ACTIVATIONS = {"linear": lambda t: t, "sigmoid": torch.sigmoid, "tanh": torch.ta
 OUTPUTS = {"linear": lambda t: t, "sigmoid": torch.sigmoid}  # linear = affine decoder: the PCA floor applies
 PANEL_SEEDS = (0, 1, 2)
 MAX_WEIGHTS = 50_000_000  # one matrix of more entries (200 MB of float32) is a typo, not an 8×8-digit model
+MAX_STEPS, MAX_SEEDS = 20_000, 20  # the lesson trains 3 seeds × 300 steps; 20,000 steps already take minutes
 
 
 # -- data ---------------------------------------------------------------------------------------
@@ -46,11 +49,20 @@ class DigitsSplit:
     test_labels: torch.Tensor
 
 
-@functools.lru_cache(maxsize=4)
 def load_digits_split(test_fraction: float = 0.25, seed: int = 0) -> DigitsSplit:
-    """The 1,797 bundled 8×8 digits (no download), split once into train/test, stratified by digit."""
-    check_number(test_fraction, "test_fraction", minimum=0, maximum=1, strict=True)
+    """The 1,797 bundled 8×8 digits (no download), split once into train/test, stratified by digit.
+
+    The split is computed once per setting; each call returns its own copy, which the learner may change.
+    """
+    test_fraction = check_number(test_fraction, "test_fraction", minimum=0.01, maximum=0.99,
+                                 expected="a number in [0.01, 0.99] (both sides need every digit)")
     seed = check_positive_int(seed, "seed", minimum=0)
+    cached = _split(test_fraction, seed)
+    return DigitsSplit(*(t.clone() for t in (cached.train, cached.test, cached.train_labels, cached.test_labels)))
+
+
+@functools.lru_cache(maxsize=4)
+def _split(test_fraction: float, seed: int) -> DigitsSplit:
     from sklearn.datasets import load_digits
     from sklearn.model_selection import train_test_split
 
@@ -93,7 +105,11 @@ def check_training_args(seeds, steps, batch_size, lr, eval_every, data) -> tuple
     seeds = [check_positive_int(s, "seed", minimum=0) for s in seeds]
     if not seeds:
         raise ValueError("seeds must list at least one seed, e.g. [0, 1, 2]")
-    check_positive_int(steps, "steps")
+    if len(seeds) > MAX_SEEDS:
+        raise ValueError(f"seeds must list at most {MAX_SEEDS} seeds (each trains a model); got {len(seeds)}")
+    if check_positive_int(steps, "steps") > MAX_STEPS:
+        raise ValueError(f"steps must be at most {MAX_STEPS:,} (the lesson uses 300; more would run for minutes); "
+                         f"got {steps:,}")
     check_positive_int(eval_every, "eval_every")
     check_number(lr, "lr", minimum=0, strict=True, expected="a positive learning rate, e.g. 0.01")
     data = load_digits_split() if data is None else data
@@ -137,17 +153,24 @@ def summarise(runs: Sequence[Run], which: str = "test") -> tuple[float, float]:
     A diverged run (NaN or inf error) raises a ValueError that names its seed: a mean over it means nothing.
     """
     check_choice(which, "which", ("train", "test"))
-    if isinstance(runs, Run) or not isinstance(runs, Sequence) or not runs \
-            or not all(isinstance(r, Run) for r in runs):
-        raise TypeError(f"runs must be a non-empty list of Run (what train_seeds returns); got {runs!r:.80}")
+    runs = check_runs(runs)
     values = [r.final_test_mse if which == "test" else r.final_train_mse for r in runs]
     diverged = [r.seed for r, v in zip(runs, values, strict=True) if not math.isfinite(v)]
     if diverged:
         raise ValueError(f"the runs with seeds {diverged} diverged (final {which} MSE is NaN or inf); "
                          "lower lr or init_std before comparing means")
-    mean = math.fsum(values) / len(values)
-    std = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (len(values) - 1)) if len(values) > 1 else 0.0
-    return mean, std
+    return mean_and_spread(values)  # without overflow, however large the errors
+
+
+def check_runs(runs, what: str = "runs must be") -> list[Run]:
+    """A non-empty list of :class:`Run`, each with at least one recorded point."""
+    if isinstance(runs, Run) or not isinstance(runs, Sequence) or not runs \
+            or not all(isinstance(r, Run) for r in runs):
+        raise TypeError(f"{what} a non-empty list of Run (what train_seeds returns); got {runs!r:.80}")
+    for run in runs:
+        if not (run.steps and run.train_mse and run.test_mse):
+            raise ValueError(f"the run with seed {run.seed} has no recorded error (record() was never called)")
+    return list(runs)
 
 
 # -- the PCA floor ------------------------------------------------------------------------------
@@ -186,6 +209,8 @@ def pca_mse(train: torch.Tensor, x: torch.Tensor, k: int) -> float:
 
 def pca_mse_curve(train: torch.Tensor, x: torch.Tensor, ks: Sequence[int]) -> list[float]:
     """``pca_mse(train, x, k)`` for every k in ``ks``, from a single SVD of ``train``."""
+    if isinstance(ks, (np.ndarray, torch.Tensor)) and ks.ndim == 1:
+        ks = ks.tolist()  # an array of component counts is fine
     if isinstance(ks, (str, bytes)) or not isinstance(ks, Sequence) or not ks:
         raise TypeError(f"ks must be a non-empty list of component counts, e.g. [1, 2, 4]; got {ks!r:.80}")
     mean, vh = principal_axes(train)
@@ -202,6 +227,9 @@ def subspace_overlap(weight: torch.Tensor, train: torch.Tensor) -> float:
                           vh.shape[1], torch.float64)  # k rows of d weights: checked like k images
     if weight.shape[0] > vh.shape[0]:
         raise ValueError(f"weight must have at most {vh.shape[0]} rows (principal directions); got {weight.shape[0]}")
+    if int(torch.linalg.matrix_rank(weight)) < weight.shape[0]:
+        raise ValueError(f"weight's {weight.shape[0]} rows must be linearly independent (a zero or repeated row spans "
+                         f"fewer than {weight.shape[0]} directions, so the overlap would mean nothing)")
     q, _ = torch.linalg.qr(weight.T)  # orthonormal basis of the row space, (d, k)
     return torch.linalg.svdvals(vh[:weight.shape[0]] @ q).square().mean().item()
 

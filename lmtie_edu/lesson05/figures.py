@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 import ipywidgets as widgets
 import numpy as np
 import torch
+from matplotlib.axes import Axes
 
 from lmtie_edu.kit.panels import PanelResult, TiePanel
 from lmtie_edu.kit.plotting import new_figure
@@ -22,6 +23,13 @@ from . import experiment as ae
 from . import model as autoencoder_model
 
 SHOWN_DIGITS = 8  # test images shown in the panel's reconstructions
+MAX_GAP, MAX_MONTAGE = 16, 10_000_000  # pixels between digits; cells of one montage (80 MB of float64)
+
+
+def _check_axes(ax) -> Axes:
+    if not isinstance(ax, Axes):
+        raise TypeError(f"ax must be a matplotlib Axes (e.g. from new_figure()); got {type(ax).__name__}")
+    return ax
 
 
 def digit_montage(rows: Sequence[torch.Tensor], gap: int = 1) -> np.ndarray:
@@ -31,7 +39,12 @@ def digit_montage(rows: Sequence[torch.Tensor], gap: int = 1) -> np.ndarray:
     rows = [np.asarray(ae.check_images(r.detach() if isinstance(r, torch.Tensor) else r, f"rows[{i}]"),
                        dtype=float).reshape(-1, 8, 8) for i, r in enumerate(rows)]
     gap = check_positive_int(gap, "gap", minimum=0)
+    if gap > MAX_GAP:
+        raise ValueError(f"gap must be an integer in [0, {MAX_GAP}] (pixels between two 8×8 digits); got {gap:,}")
     n_rows, n_cols = len(rows), max(len(r) for r in rows)
+    if n_rows * (8 + gap) * n_cols * (8 + gap) > MAX_MONTAGE:
+        raise ValueError(f"a montage of {n_rows} rows × {n_cols} digits is too large to draw (more than "
+                         f"{MAX_MONTAGE:,} pixels); show fewer digits")
     out = np.full((n_rows * (8 + gap) - gap, n_cols * (8 + gap) - gap), np.nan)
     for i, images in enumerate(rows):
         for j, image in enumerate(images):
@@ -48,6 +61,7 @@ def normalised_rows(weight: torch.Tensor) -> torch.Tensor:
 def draw_digits(ax, rows: Sequence[torch.Tensor], *, title: str = "", row_labels: Sequence[str] = (),
                 symmetric: bool = False):
     """Rows of digits (or filters, with ``symmetric=True``) as one image."""
+    _check_axes(ax)
     montage = digit_montage(rows)
     if symmetric:
         limit = float(np.nanmax(np.abs(montage))) or 1.0
@@ -63,6 +77,8 @@ def draw_digits(ax, rows: Sequence[torch.Tensor], *, title: str = "", row_labels
 
 def draw_curves(ax, runs: Sequence[ae.Run], *, label: str, color: str, floor: float | None = None):
     """Held-out MSE against steps, one line per seed (log scale)."""
+    _check_axes(ax)
+    runs = ae.check_runs(runs)
     for i, run in enumerate(runs):
         ax.plot(run.steps, run.test_mse, color=color, alpha=0.8, lw=1.2, label=label if i == 0 else None)
     if floor is not None:
@@ -75,6 +91,10 @@ def draw_curves(ax, runs: Sequence[ae.Run], *, label: str, color: str, floor: fl
 
 def draw_error_bars(ax, entries: Sequence[tuple[str, Sequence[ae.Run], str]], *, floor: float | None = None):
     """Bars of held-out MSE mean ± std over seeds, each seed as a dot; optional PCA floor line."""
+    _check_axes(ax)
+    if isinstance(entries, (str, bytes)) or not isinstance(entries, Sequence) or not entries or not all(
+            isinstance(e, (tuple, list)) and len(e) == 3 for e in entries):
+        raise TypeError(f"entries must be a list of (label, runs, colour) triples; got {entries!r:.80}")
     for i, (_label, runs, color) in enumerate(entries):
         mean, std = ae.summarise(runs)
         ax.bar(i, mean, yerr=std, color=color, alpha=0.6, capsize=6)
@@ -101,7 +121,8 @@ def autoencoder_figure(tie: bool = True, hidden: int = 16, activation: str = "si
     check_choice(output, "output", ae.OUTPUTS)
     train = autoencoder_model.train_seeds if train is None else train  # the copy of the lesson's cell by default
     data = ae.load_digits_split()
-    runs = train(hidden, tie=tie, activation=activation, output=output, seeds=seeds, data=data)
+    runs = ae.check_runs(train(hidden, tie=tie, activation=activation, output=output, seeds=seeds, data=data),
+                         what="train(...) must return")
     floor = ae.pca_mse(data.train, data.test, hidden)
     mean, std = ae.summarise(runs)
     name = f"{'tied' if tie else 'untied'} {activation}, h={hidden}" + (", sigmoid out" if output == "sigmoid" else "")

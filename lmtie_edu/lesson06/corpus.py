@@ -173,11 +173,12 @@ class Vocabulary:
             raise ValueError("cannot build a vocabulary from an empty token list")
         ranked = sorted((w for w in counts if w not in SPECIALS and counts[w] >= 2), key=lambda w: (-counts[w], w))
         largest = len(ranked) + len(SPECIALS)
-        if size is None:
-            size = largest
-        size = check_positive_int(size, "vocabulary size", minimum=len(SPECIALS) + 1)
+        if not ranked:
+            raise ValueError(f"no word occurs at least twice in the {len(counts)} distinct tokens, so the vocabulary "
+                             "would hold only <unk> and <eos>: words seen once stay <unk>; pass more text")
+        size = largest if size is None else check_positive_int(size, "size", minimum=len(SPECIALS) + 1)
         if size > largest:
-            raise ValueError(f"vocabulary size must be at most {largest} (the {len(ranked)} training words seen "
+            raise ValueError(f"size must be at most {largest} (the {len(ranked)} training words seen "
                              f"at least twice, plus {len(SPECIALS)} specials); got {size}")
         return cls(list(SPECIALS) + ranked[:size - len(SPECIALS)], counts)
 

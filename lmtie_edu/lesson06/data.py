@@ -8,6 +8,7 @@ chosen on one half and reported on the same half would be optimistically biased.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 
 import torch
@@ -56,7 +57,10 @@ _CACHE: dict[tuple[int, int], LessonData] = {}
 
 def lesson_data(vocab_size: int = 2000, context: int = 3) -> LessonData:
     """The vocabulary of the ``vocab_size`` most frequent training words and the validation windows
-    (computed once per setting; the vocabulary is built from all 300 training articles)."""
+    (computed once per setting; the vocabulary is built from all 300 training articles).
+
+    Each call returns its own copy (tensors, vocabulary and article lists), which the learner may change; the
+    corpus inside is shared, as it cannot be changed (tuples of str in a frozen dataclass)."""
     vocab_size = check_positive_int(vocab_size, "vocab_size", minimum=3)
     context = check_positive_int(context, "context")
     if context > 50:
@@ -64,12 +68,17 @@ def lesson_data(vocab_size: int = 2000, context: int = 3) -> LessonData:
     key = (vocab_size, context)
     if key not in _CACHE:
         corpus = load_lee_corpus()
+        largest = len(Vocabulary.from_tokens(corpus.train_tokens))
+        if vocab_size > largest:
+            raise ValueError(f"vocab_size must be at most {largest} (the training words seen at least twice, "
+                             f"plus <unk> and <eos>); got {vocab_size}")
         vocabulary = Vocabulary.from_tokens(corpus.train_tokens, vocab_size)
         validation = split_articles(corpus.val_tokens)
         _CACHE[key] = LessonData(corpus, vocabulary, context, split_articles(corpus.train_tokens),
                                  select=_windows(vocabulary, validation[:SELECT_ARTICLES], context),
                                  report=_windows(vocabulary, validation[SELECT_ARTICLES:], context))
-    return _CACHE[key]
+    cached = _CACHE[key]
+    return copy.deepcopy(cached, memo={id(cached.corpus): cached.corpus})
 
 
 def _check_articles(data: LessonData, articles: int) -> int:

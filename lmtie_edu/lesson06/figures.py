@@ -16,9 +16,9 @@ from matplotlib.ticker import FuncFormatter
 
 from lmtie_edu.kit.panels import PanelResult, TiePanel
 from lmtie_edu.kit.plotting import new_figure
-from lmtie_edu.shared.validation import check_bool, check_choice
+from lmtie_edu.shared.validation import check_bool, check_choice, check_positive_int
 
-from .summaries import mean_and_spread
+from .summaries import mean_and_spread, perplexity
 
 TIE_COLOURS = {True: "tab:blue", False: "tab:orange"}
 RUN_KEYS = ("tie", "articles", "seed", "parameters", "eval_steps", "train_curve", "select_curve", "train", "final",
@@ -39,7 +39,7 @@ def check_runs(runs) -> list[dict]:
 
 
 def _ppl(loss: float) -> float:
-    return math.exp(loss) if loss < 709 else math.inf
+    return math.nan if math.isnan(loss) else perplexity(loss)  # a NaN loss stays NaN (mean_and_spread shows it)
 
 
 def _select(runs, tie, articles):
@@ -128,11 +128,18 @@ def gradient_counts_figure(input_fraction: torch.Tensor, output_fraction: torch.
                            steps: int):
     """Per word, ranked by training frequency: fraction of steps in which its input row and its output row
     received a non-zero gradient (rows never reached are drawn at the floor 0.5/steps)."""
+    steps = check_positive_int(steps, "steps")
     for name, values in (("input_fraction", input_fraction), ("output_fraction", output_fraction),
                          ("counts", counts)):
-        if not isinstance(values, torch.Tensor) or values.dim() != 1 or values.shape != counts.shape:
+        if not isinstance(values, torch.Tensor):
+            raise TypeError(f"{name} must be a 1-D tensor with one value per vocabulary id; got {type(values).__name__}")
+        if values.is_meta:
+            raise ValueError(f"{name} is a meta tensor (a shape without values); compute it on the CPU")
+        if values.dim() != 1 or values.shape != counts.shape:
             raise ValueError(f"{name} must be a 1-D tensor with one value per vocabulary id, like counts "
                              f"{tuple(getattr(counts, 'shape', ()))}")
+    if len(counts) < 3:
+        raise ValueError(f"counts must hold at least 3 ids (<unk>, <eos> and a word); got {len(counts)}")
     fig, ax = new_figure(size=(7.0, 3.4), layout="constrained")
     words = torch.arange(2, len(counts))   # skip <unk> and <eos>
     order = words[torch.argsort(-counts[words], stable=True)]

@@ -22,7 +22,14 @@ def _check_countable(tensor) -> torch.Tensor:
         raise TypeError(f"every item must be a torch.Tensor; got {type(tensor).__name__}")
     if tensor.device.type == "meta":
         raise ValueError("meta tensors have no storage to compare; count them with model.parameters() instead")
+    _refuse_sparse(tensor, "count")
     return tensor
+
+
+def _refuse_sparse(tensor: torch.Tensor, what: str) -> None:
+    if tensor.layout != torch.strided:
+        raise ValueError(f"cannot {what} a sparse tensor ({tensor.layout}): it has no single storage of its "
+                         f"elements; pass tensor.to_dense()")
 
 
 def count_unique_elements(tensors: Iterable[torch.Tensor] | Mapping) -> int:
@@ -55,6 +62,8 @@ def _check_state_dict(state_dict, *, for_safetensors: bool = False) -> Mapping:
     meta = sorted(k for k, v in state_dict.items() if v.device.type == "meta")
     if meta:
         raise ValueError(f"meta tensors hold no values to save; got meta tensors for {meta}")
+    for value in state_dict.values():
+        _refuse_sparse(value, "save")
     if for_safetensors:
         strided = sorted(k for k, v in state_dict.items() if not v.is_contiguous())
         if strided:

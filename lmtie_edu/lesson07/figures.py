@@ -20,7 +20,7 @@ from lmtie_edu.kit.plotting import new_figure
 from lmtie_edu.shared.models import TinyLM
 from lmtie_edu.shared.seeding import seeded
 from lmtie_edu.shared.tying import shares_parameter
-from lmtie_edu.shared.validation import check_bool, check_choice, check_number
+from lmtie_edu.shared.validation import check_bool, check_choice, check_number, check_positive_int
 
 from .pitfalls import check_size, demo_data, in_optimiser
 
@@ -45,6 +45,7 @@ def build_with_method(method: str, *, tie: bool = True, vocab_size: int = 16, d_
     vocab_size = check_size(vocab_size, "vocab_size", minimum=2, maximum=100_000)
     d_model = check_size(d_model, "d_model", maximum=4096)
     check_number(lr, "lr", minimum=0, strict=True)
+    seed = check_positive_int(seed, "seed", minimum=0)
     with seeded(seed):  # TinyLM draws its weights from the global generator; the learner's is restored
         model = TinyLM(vocab_size, d_model, tie=tie and method == "share")
     if tie and method == "copy":

@@ -41,6 +41,7 @@ def check_seq2seq_config(vocab_size, d_model, sharing, nhead, dim_feedforward, m
 
 def check_seq2seq_ids(source_ids, target_ids, vocab_size: int, max_length: int) -> tuple[torch.Tensor, torch.Tensor]:
     """Source and target ids as (batch, length) LongTensors with one batch size, 1..max_length tokens each."""
+    max_length = check_positive_int(max_length, "max_length")
     checked = []
     for name, ids in (("source ids", source_ids), ("target ids", target_ids)):
         if isinstance(ids, torch.Tensor) and ids.device.type == "meta":

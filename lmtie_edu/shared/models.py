@@ -42,6 +42,7 @@ def check_tinylm_sizes(vocab_size, d_model, context, hidden, tie) -> tuple[int, 
 
 def check_context_ids(ids, vocab_size: int, context: int) -> torch.Tensor:
     """Token ids of shape (batch, context), each in [0, vocab_size - 1], as a LongTensor."""
+    context = check_positive_int(context, "context")
     ids = check_token_ids(ids, vocab_size, ranks=(2,), name="context ids")
     if ids.shape[1] != context:
         raise ValueError(f"context ids must have shape (batch, {context}); got {tuple(ids.shape)}")

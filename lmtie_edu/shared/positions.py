@@ -6,7 +6,7 @@ import math
 
 import torch
 
-from .validation import check_positive_int
+from .validation import check_memory, check_positive_int
 
 
 def sinusoidal_positions(length: int, d_model: int) -> torch.Tensor:
@@ -15,6 +15,8 @@ def sinusoidal_positions(length: int, d_model: int) -> torch.Tensor:
     d_model = check_positive_int(d_model, "d_model", minimum=2)
     if d_model % 2:
         raise ValueError(f"d_model must be even for sin/cos pairs; got {d_model}")
+    check_memory(8 * length * d_model, f"sinusoidal_positions(length={length:,}, d_model={d_model:,})",  # table + sin/cos
+                 "ask for fewer positions (a lesson needs at most a few thousand)")
     position = torch.arange(length, dtype=torch.float32)[:, None]
     frequency = torch.exp(torch.arange(0, d_model, 2, dtype=torch.float32) * (-math.log(10000.0) / d_model))
     table = torch.zeros(length, d_model)

@@ -7,7 +7,10 @@ Anywhere else — tests, benchmarks, scripts — it shows nothing.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterable, Iterator
+
+from .validation import check_bool
 
 
 def in_kernel() -> bool:
@@ -23,16 +26,21 @@ class Progress:
     """``for step in Progress(range(n), "training")`` — call ``.note("loss 2.31")`` to update the label."""
 
     def __init__(self, iterable: Iterable, description: str = "", total: int | None = None, show: bool | None = None):
+        if not hasattr(iterable, "__iter__"):
+            raise TypeError(f"iterable must be something to loop over, e.g. Progress(range(steps), 'training'); "
+                            f"got {iterable!r:.40} ({type(iterable).__name__})")
+        if not isinstance(description, str):
+            raise TypeError(f"description must be text, e.g. 'training'; got {description!r:.40}")
         if total is None:
             if not hasattr(iterable, "__len__"):
                 raise TypeError(f"Progress needs total=... for an iterable without a length "
                                 f"({type(iterable).__name__}); e.g. Progress(items, 'training', total=steps)")
             total = len(iterable)
-        if isinstance(total, bool) or not isinstance(total, int) or total < 0:
+        if isinstance(total, bool) or not isinstance(total, numbers.Integral) or total < 0:
             raise ValueError(f"total must be a whole number of steps >= 0; got {total!r}")
         self.iterable = iterable
-        self.total = total
-        self.show = in_kernel() if show is None else show
+        self.total = int(total)
+        self.show = in_kernel() if show is None else check_bool(show, "show")
         self.bar = self.label = None
         if self.show:
             import ipywidgets as widgets
@@ -44,7 +52,7 @@ class Progress:
 
     def note(self, text: str) -> None:
         if self.label is not None:
-            self.label.value = text
+            self.label.value = str(text)  # a number or a tensor is shown as its text
 
     def __iter__(self) -> Iterator:
         for done, item in enumerate(self.iterable, start=1):

@@ -13,13 +13,13 @@ from contextlib import contextmanager
 
 import torch
 
-from .validation import check_positive_int
+from .validation import check_seed
 
 
 @contextmanager
 def seeded(seed: int) -> Iterator[None]:
     """Run a block with torch's global CPU generator seeded; restore the caller's state afterwards."""
-    seed = check_positive_int(seed, "seed", minimum=0)
+    seed = check_seed(seed)
     with torch.random.fork_rng(devices=[]):  # CPU only: no device generators to save
         torch.manual_seed(seed)  # local to this block: fork_rng restores the learner's state on exit
         yield

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 import torch
 
 from .training import make_windows
-from .validation import check_number, check_positive_int
+from .validation import check_memory, check_number, check_positive_int, check_seed
 
 BOS, EOS = 0, 1  # sentence start (only ever an input) and end (only ever a target)
 MAX_WORDS = 10_000_000  # vocabulary sizes and token counts beyond these are mistakes, not toy corpora
-MAX_TOKENS = 50_000_000
+MAX_TOKENS = 2_000_000  # about 5 s of building (one Python step per word): more is not a toy corpus
 
 
 @dataclass
@@ -56,28 +56,33 @@ def zipf_corpus(n_sentences: int = 1500, vocab_size: int = 120, *, context: int 
     vocab_size = check_positive_int(vocab_size, "vocab_size", minimum=4)
     context = check_positive_int(context, "context")
     mean_length = check_positive_int(mean_length, "mean_length")
-    seed = check_positive_int(seed, "seed", minimum=0)
-    if vocab_size - 2 > MAX_WORDS or n_sentences * (mean_length + context + 1) > MAX_TOKENS:
-        raise ValueError(f"zipf_corpus(n_sentences={n_sentences:,}, vocab_size={vocab_size:,}, mean_length={mean_length}) "
-                         f"is too large for a toy corpus: at most {MAX_WORDS:,} words and about {MAX_TOKENS:,} tokens")
+    seed = check_seed(seed)
+    call = f"zipf_corpus(n_sentences={n_sentences:,}, vocab_size={vocab_size:,}, context={context:,}, mean_length={mean_length:,})"
+    tokens = n_sentences * (mean_length + context + 1)  # the expected length of the stream
+    if vocab_size - 2 > MAX_WORDS or tokens > MAX_TOKENS:
+        raise ValueError(f"{call} is too large for a toy corpus: vocab_size must be at most {MAX_WORDS + 2:,} and "
+                         f"n_sentences * (mean_length + context + 1) at most {MAX_TOKENS:,} tokens (about 5 s to "
+                         f"build); got {tokens:,} tokens")
+    # the stream as a list, its windows (twice: all, then those kept) and the favourites
+    check_memory(tokens * (40 + 2 * 8 * (context + 1)) + 24 * vocab_size, call, "use a smaller context or n_sentences")
     generator = torch.Generator().manual_seed(seed)
     probabilities = zipf_probabilities(vocab_size - 2, exponent)
 
     def draw(n: int) -> torch.Tensor:
         return torch.multinomial(probabilities, n, replacement=True, generator=generator) + 2
 
-    favourite = torch.cat([torch.zeros(2, dtype=torch.long), draw(vocab_size - 2)])
+    favourite = torch.cat([torch.zeros(2, dtype=torch.long), draw(vocab_size - 2)]).tolist()
     lengths = 1 + torch.poisson(torch.full((n_sentences,), float(mean_length - 1)), generator=generator).long()
-    fresh = draw(int(lengths.sum()))
-    follow = torch.rand(int(lengths.sum()), generator=generator) < 0.5
+    fresh = draw(int(lengths.sum())).tolist()
+    follow = (torch.rand(int(lengths.sum()), generator=generator) < 0.5).tolist()
     stream, position = [], 0
-    for length in lengths.tolist():
-        words = fresh[position:position + length].clone()
+    for length in lengths.tolist():  # plain lists: indexing a tensor per word would be 10x slower
+        words = fresh[position:position + length]
         for t in range(1, length):
             if follow[position + t]:
                 words[t] = favourite[words[t - 1]]
         position += length
-        stream += [BOS] * context + words.tolist() + [EOS]
+        stream += [BOS] * context + words + [EOS]
     inputs, targets = make_windows(torch.tensor(stream), context)
     keep = ~(inputs == EOS).any(dim=1)  # drop windows that would read across a sentence end
     inputs, targets = inputs[keep], targets[keep]
@@ -87,6 +92,8 @@ def zipf_corpus(n_sentences: int = 1500, vocab_size: int = 120, *, context: int 
 
 
 def _windows_containing(inputs: torch.Tensor, vocab_size: int) -> torch.Tensor:
-    present = torch.zeros(len(inputs), vocab_size, dtype=torch.bool)
-    present.scatter_(1, inputs, True)
-    return present.sum(dim=0)
+    """How many windows contain each token (once per window): memory grows with the windows, not with V."""
+    ordered = inputs.sort(dim=1).values
+    first = torch.ones_like(ordered, dtype=torch.bool)
+    first[:, 1:] = ordered[:, 1:] != ordered[:, :-1]  # the first of each run of equal ids in a sorted row
+    return torch.bincount(ordered[first], minlength=vocab_size)

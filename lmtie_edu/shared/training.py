@@ -8,9 +8,17 @@ import torch.nn.functional as F
 from torch import nn
 
 from .progress import Progress
-from .validation import check_bool, check_number, check_positive_int, check_token_ids
+from .validation import (
+    check_bool,
+    check_memory,
+    check_number,
+    check_positive_int,
+    check_seed,
+    check_token_ids,
+)
 
 MAX_BATCH = 1_000_000
+MAX_STEPS = 100_000  # a few milliseconds a step: more would run for many minutes
 
 
 def check_ids(ids, name: str, *, ranks: tuple[int, ...], vocab_size: int | None = None) -> torch.Tensor:
@@ -40,6 +48,9 @@ def make_windows(stream, context: int) -> tuple[torch.Tensor, torch.Tensor]:
     context = check_positive_int(context, "context")
     if stream.numel() <= context:
         raise ValueError(f"the token stream needs more than context={context} tokens; got {stream.numel()}")
+    check_memory(8 * (stream.numel() - context) * (context + 1),
+                 f"the windows of {stream.numel():,} tokens with context={context:,}",
+                 "use a shorter stream or a smaller context")
     inputs = stream.unfold(0, context, 1)[:-1]
     return inputs.contiguous(), stream[context:].clone()
 
@@ -55,6 +66,10 @@ def check_examples(model, inputs, targets, what: str = "") -> tuple[torch.Tensor
     targets = check_ids(targets, f"{what}targets", ranks=(1,), vocab_size=vocab_size)
     if len(targets) == 0:
         raise ValueError(f"{what}targets are empty: a mean loss over no examples is NaN; pass at least one example")
+    context = getattr(model, "context", None)
+    if isinstance(context, int) and inputs.shape[1] != context:
+        raise ValueError(f"{what}inputs must have shape (N, {context}) for this model (it reads context={context} "
+                         f"tokens); got {tuple(inputs.shape)}")
     if len(inputs) != len(targets):
         raise ValueError(f"{what}inputs and targets must have one row per example; got {len(inputs)} inputs "
                          f"and {len(targets)} targets")
@@ -67,13 +82,21 @@ def train(model: nn.Module, inputs: torch.Tensor, targets: torch.Tensor, *, step
     """Adam on random mini-batches (drawn from a generator seeded with ``seed``); returns each step's loss."""
     inputs, targets = check_examples(model, inputs, targets)
     steps = check_positive_int(steps, "steps")
+    if steps > MAX_STEPS:
+        raise ValueError(f"steps must be at most {MAX_STEPS:,} (more would run for many minutes); got {steps:,}")
     batch_size = check_positive_int(batch_size, "batch_size")
     if batch_size > MAX_BATCH:
         raise ValueError(f"batch_size must be at most {MAX_BATCH:,}; got {batch_size:,}")
+    vocab_size = getattr(getattr(model, "embedding", None), "num_embeddings", None) or int(targets.max()) + 1
+    check_memory(3 * 4 * batch_size * vocab_size,  # the logits, their softmax and their gradient, in float32
+                 f"a batch of batch_size={batch_size:,} over {vocab_size:,} tokens", "use a smaller batch_size")
     lr = check_number(lr, "lr", minimum=0, maximum=10, strict=True, expected="a learning rate in (0, 10), e.g. 3e-3")
-    seed = check_positive_int(seed, "seed", minimum=0)
+    seed = check_seed(seed)
     if show_progress is not None:
-        check_bool(show_progress, "show_progress")
+        show_progress = check_bool(show_progress, "show_progress")
+    if not any(p.requires_grad for p in model.parameters()):
+        raise ValueError("the model has no trainable parameters (every requires_grad is False): there is nothing "
+                         "to train — call model.requires_grad_(True) first")
     generator = torch.Generator().manual_seed(seed)
     optimiser = torch.optim.Adam(model.parameters(), lr=lr)
     losses = []

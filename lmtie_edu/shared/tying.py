@@ -51,6 +51,7 @@ def shares_storage(a, b) -> bool:
         if tensor.is_meta:
             raise ValueError(f"{name} is a meta tensor (shape only, no memory): storage sharing is undefined; "
                              f"compare Parameters with shares_parameter(a, b) instead")
+    a, b = (t._values() if t.is_sparse else t for t in (a, b))  # a sparse tensor's memory: its values
     if a.untyped_storage().nbytes() == 0 or b.untyped_storage().nbytes() == 0:
         return False
     return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()

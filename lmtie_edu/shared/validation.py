@@ -17,6 +17,26 @@ def _describe_shape(shape) -> str:
     return str(tuple(int(s) if isinstance(s, int) else s for s in shape)).replace("'", "")
 
 
+MAX_BYTES = 2**30  # one tensor a lesson helper builds: more would swap or kill the kernel on a laptop
+MAX_SEED = 2**32 - 1  # NumPy's legacy generator takes no larger seed; torch's takes it too
+_RANK_EXAMPLES = {0: "a single id", 1: "(seq,)", 2: "(batch, seq)", 3: "(batch, seq, k)"}
+
+
+def check_memory(n_bytes: int, what: str, advice: str) -> None:
+    """Refuse, before allocating, a tensor (or a set of them) that would need more than ``MAX_BYTES``."""
+    if n_bytes > MAX_BYTES:
+        raise ValueError(f"{what} would need {n_bytes / 2**30:,.1f} GB of memory; the limit is "
+                         f"{MAX_BYTES / 2**30:.0f} GB so that a lesson never exhausts the machine — {advice}")
+
+
+def check_seed(value, name: str = "seed") -> int:
+    """A seed every generator accepts: an integer in [0, 2**32 - 1] (NumPy integers too)."""
+    value = check_positive_int(value, name, minimum=0)
+    if value > MAX_SEED:
+        raise ValueError(f"{name} must be an integer >= 0 and <= {MAX_SEED:,} (2**32 - 1); got {value:,}")
+    return value
+
+
 def check_positive_int(value, name: str, *, minimum: int = 1) -> int:
     """Return ``value`` as an int if it is an integer >= ``minimum``; raise otherwise."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
@@ -54,10 +74,13 @@ def check_token_ids(ids, vocab_size: int, *, ranks: tuple[int, ...] = (1, 2), na
             f"{name} must be integers (torch.long), the row numbers of the embedding matrix; "
             f"got dtype {ids.dtype} with values {example}. Convert with ids.long() if they are whole numbers."
         )
+    if ids.is_sparse:  # e.g. a gradient's indices: the ids are its values, zeros included
+        ids = ids.to_dense()
     if ids.dim() not in ranks:
         wanted = " or ".join(str(r) for r in ranks)
+        examples = " or ".join(_RANK_EXAMPLES.get(r, f"a rank-{r} tensor") for r in ranks)
         raise ValueError(
-            f"{name} must have rank {wanted} (e.g. (seq,) or (batch, seq)); got rank {ids.dim()} "
+            f"{name} must have rank {wanted}, e.g. {examples}; got rank {ids.dim()} "
             f"with shape {_describe_shape(ids.shape)}"
         )
     ids = ids.long()
@@ -83,6 +106,8 @@ def check_matrix(matrix, name: str, *, shape: tuple[int | None, int | None] | No
         raise TypeError(f"{name} must hold floating-point values; got dtype {matrix.dtype}")
     if matrix.is_meta:
         raise ValueError(f"{name} is a meta tensor (a shape without values); build it on the CPU to compute with it")
+    if matrix.is_sparse:  # e.g. an embedding's sparse gradient: check (and return) its dense form
+        matrix = matrix.to_dense()
     if matrix.numel() == 0:
         raise ValueError(f"{name} must have at least one row and one column; got shape {_describe_shape(matrix.shape)}")
     if not bool(torch.isfinite(matrix).all()):
@@ -123,16 +148,22 @@ def check_tie_shapes(embedding_weight: torch.Tensor, head_weight: torch.Tensor) 
 def check_choice(value, name: str, options) -> object:
     """Raise ``ValueError`` unless ``value`` is one of ``options``."""
     options = tuple(options)
-    if value not in options:
-        raise ValueError(f"{name} must be one of {list(options)}; got {value!r}")
-    return value
+    for option in options:
+        if isinstance(value, bool | np.bool_) != isinstance(option, bool | np.bool_):
+            continue  # True is not the option 1, nor 1 the option True
+        try:
+            if value is option or bool(value == option):
+                return option  # np.str_('a') or np.int64(3) as the plain option it equals
+        except (TypeError, ValueError, RuntimeError):  # e.g. a tensor or an array: compares element by element
+            break
+    raise ValueError(f"{name} must be one of {list(options)}; got {value!r:.80}")
 
 
 def check_bool(value, name: str) -> bool:
     """Raise ``TypeError`` unless ``value`` is exactly True or False (1, 0 and "yes" are not switches)."""
-    if not isinstance(value, bool):
+    if not isinstance(value, bool | np.bool_):
         raise TypeError(f"{name} must be True or False; got {value!r}")
-    return value
+    return bool(value)
 
 
 def check_number(value, name: str, *, minimum: float | None = None, maximum: float | None = None,

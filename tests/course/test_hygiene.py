@@ -100,7 +100,7 @@ def test_colab_stamp_is_current():
     import sys
 
     root = Path(__file__).resolve().parents[2]
-    done = subprocess.run([sys.executable, str(root / "tools" / "colab.py"), "--check"], capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "tools.colab", "--check"], cwd=root, capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
 

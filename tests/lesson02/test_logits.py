@@ -30,7 +30,7 @@ def test_hidden_from_polar_values():
     assert torch.allclose(h, torch.tensor([0.0, 2.0]), atol=1e-6)
 
 
-@pytest.mark.parametrize("angle, length, error", [("north", 1.0, TypeError), (10, float("nan"), TypeError),
+@pytest.mark.parametrize("angle, length, error", [("north", 1.0, TypeError), (10, float("nan"), ValueError),
                                                   (10, -1.0, ValueError), (True, 1.0, TypeError)])
 def test_hidden_from_polar_bad_input(angle, length, error):
     with pytest.raises(error):

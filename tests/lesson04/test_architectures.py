@@ -95,7 +95,9 @@ def test_bert_and_qwen_differences_from_the_gpt_formula_are_what_the_lesson_says
 def test_builds_are_meta_and_cached():
     model = A.build("Llama-2-70B")
     assert all(p.is_meta for p in model.parameters())
-    assert A.build("Llama-2-70B") is model is A.build("Llama-2-70B", tie=False)
+    again = A.build("Llama-2-70B", tie=False)   # the cached build, copied: never the learner's own object
+    assert again is not model and not again.config.tie_word_embeddings
+    assert A._build_cached("Llama-2-70B", False) is A._build_cached("Llama-2-70B", False)
     assert A.build_uncached("Llama-2-7B") is not A.build("Llama-2-7B")
 
 

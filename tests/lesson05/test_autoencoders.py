@@ -38,7 +38,7 @@ def test_split_shapes_range_and_stratification(data):
 
 
 def test_split_is_fixed(data):
-    ae.load_digits_split.cache_clear()
+    ae._split.cache_clear()
     again = ae.load_digits_split()
     assert torch.equal(again.train, data.train) and torch.equal(again.test_labels, data.test_labels)
 

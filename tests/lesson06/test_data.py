@@ -26,7 +26,8 @@ def test_lesson_data_halves_do_not_overlap(data):
     assert len(data.select[1]) == select_tokens - 3 and len(data.report[1]) == report_tokens - 3
     assert len(data.select[1]) + len(data.report[1]) + 6 == len(data.corpus.val_tokens)
     assert data.select[0].shape[1] == data.report[0].shape[1] == 3
-    assert lm_data.lesson_data(300, 3) is data                       # computed once per setting
+    again = lm_data.lesson_data(300, 3)                              # computed once per setting, copied
+    assert again is not data and again.corpus is data.corpus and torch.equal(again.select[0], data.select[0])
 
 
 def test_training_windows_are_nested(data):
@@ -42,7 +43,7 @@ def test_training_windows_are_nested(data):
     ({"vocab_size": True}, TypeError, "vocab_size must be an integer"),
     ({"vocab_size": 0}, ValueError, "vocab_size must be an integer >= 3"),
     ({"vocab_size": -5}, ValueError, "vocab_size must be an integer >= 3"),
-    ({"vocab_size": 10**9}, ValueError, "vocabulary size must be at most 4155"),
+    ({"vocab_size": 10**9}, ValueError, "vocab_size must be at most 4155"),
     ({"context": 0}, ValueError, "context must be an integer >= 1"),
     ({"context": 2.5}, TypeError, "context must be an integer"),
     ({"context": 10**6}, ValueError, "context must be at most 50"),

@@ -83,5 +83,5 @@ def test_gradient_counts_figure():
     assert len(fig.axes) == 1 and "every step" in fig.axes[0].get_title()
     with pytest.raises(ValueError, match="input_fraction must be a 1-D tensor"):
         lm_figures.gradient_counts_figure(torch.rand(5), torch.ones(6), counts, steps=10)
-    with pytest.raises(ValueError, match="output_fraction must be a 1-D tensor"):
+    with pytest.raises(TypeError, match="output_fraction must be a 1-D tensor"):
         lm_figures.gradient_counts_figure(torch.rand(6), [1.0] * 6, counts, steps=10)

@@ -1,0 +1,61 @@
+"""A mean ± spread over seeds that keeps a diverged run visible (used by lessons 05 and 06's tables)."""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import torch
+
+
+def _as_floats(values) -> list[float]:
+    if isinstance(values, (str, bytes)):
+        raise TypeError(f"values must be numbers (a list or a 1-D tensor); got a {type(values).__name__}")
+    if isinstance(values, torch.Tensor):
+        if values.is_meta:
+            raise ValueError("values is a meta tensor: it has a shape but no numbers to average")
+        if values.dim() > 1:
+            raise ValueError(f"values must be a 1-D tensor (one value per seed); got shape {tuple(values.shape)}")
+        values = values.detach().double().reshape(-1).tolist()
+    try:
+        values = list(values)
+    except TypeError:
+        raise TypeError(f"values must be an iterable of numbers; got {type(values).__name__}") from None
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise TypeError(f"every value must be a real number (one per seed); got {value!r}")
+    return [float(v) for v in values]
+
+
+def mean_and_spread(values) -> tuple[float, float]:
+    """Mean and sample standard deviation over seeds (spread 0 for a single value).
+
+    A diverged run stays visible: any NaN gives ``(nan, nan)``; otherwise any ±inf gives the
+    infinite mean (NaN if both signs occur) and a NaN spread.
+    """
+    values = _as_floats(values)
+    if not values:
+        raise ValueError("mean_and_spread needs at least one value (one per seed); got none")
+    if any(math.isnan(v) for v in values):
+        return math.nan, math.nan
+    infinite = {v for v in values if math.isinf(v)}
+    if infinite:   # inf + (-inf) has no mean
+        return (infinite.pop() if len(infinite) == 1 else math.nan), math.nan
+    try:
+        mean, spread = _plain_mean_and_spread(values)
+        if math.isfinite(mean) and math.isfinite(spread):
+            return mean, spread
+    except OverflowError:
+        pass
+    # a huge finite value (a run that nearly diverged: perplexity 1e304) overflowed a sum or a square: the
+    # same numbers, scaled by the largest |value| (the plain path above keeps every ordinary result bit-identical)
+    scale = max(abs(v) for v in values)
+    mean, spread = _plain_mean_and_spread([v / scale for v in values])
+    return mean * scale, spread * scale
+
+
+def _plain_mean_and_spread(values: list[float]) -> tuple[float, float]:
+    mean = math.fsum(values) / len(values)
+    if len(values) == 1:
+        return mean, 0.0
+    return mean, math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (len(values) - 1))
