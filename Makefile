@@ -51,6 +51,12 @@ help:
 	@echo "make test-nbgrader autograde every lesson with nbgrader: solutions 100 %, untouched stubs 0 %"
 	@echo "make test-hub      a real JupyterHub on 127.0.0.1 with 5 simulated students (nbgitpuller, isolation)"
 	@echo "make bench-hub     class-scale benchmark: N = 1, 5, 10, 20 students -> build/hub-bench.json"
+	@echo "make release-check build + twine-check the wheel and sdist, install the wheel in a fresh venv, run lesson 01"
+	@echo "make test-release  the same, reusing that venv while its pins are unchanged (part of make test)"
+	@echo "make release-stamp REF=v0.2.0   stamp the Colab cell, badges and links with a release tag (REF=main: back)"
+	@echo "make test-binder-env  build Binder's environment in build/binder-env, then pip check (minutes the first time)"
+	@echo "make lint-workflows   actionlint over .github/workflows/"
+	@echo "make test-loose       loose pyproject ranges in a fresh venv, lesson 01 with nbval (~7 min)"
 
 # Refuse an unsupported Python in one line, before pip fails with an unexplained ResolutionImpossible,
 # and refuse a .venv that an unsupported Python made earlier.
@@ -67,10 +73,10 @@ python-check:
 			exit 1; }; \
 	fi
 
-$(PY): | python-check
+$(PY): | python-check platform-check
 	$(PYTHON) -m venv $(VENV)
 
-$(LAB_STAMP): requirements.txt constraints.txt pyproject.toml | $(PY) python-check
+$(LAB_STAMP): requirements.txt constraints.txt pyproject.toml | $(PY) python-check platform-check
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
 	touch $@
@@ -102,7 +108,7 @@ test: $(TEST_STAMP)
 		"$$(( $$(date +%s) - start )) s"
 	$(MAKE) --no-print-directory test-integration
 
-test-integration: test-browser test-site test-binder test-colab test-nbgrader test-hub
+test-integration: test-browser test-site test-pdf test-binder test-colab test-nbgrader test-hub test-release
 
 # The lesson suite. nbval re-executes every lesson with its exercises solved, under another CPU's kernels,
 # and compares every output with the stored one: the outputs were written by this CPU's native kernels,
@@ -143,5 +149,7 @@ clean-venv:
 	rm -rf $(VENV)
 
 include integration.mk
+include release.mk
+include ci.mk
 include hub.mk
 include zh.mk

@@ -1,25 +1,32 @@
-"""What will Binder build? Ask repo2docker's own code, without Docker.
+"""What will Binder build? Ask repo2docker's own command line, without Docker.
 
-Copies this checkout (tracked + untracked-but-not-ignored files) to a scratch folder, lets
-repo2docker's build packs detect it exactly as ``repo2docker.app.Repo2Docker.build`` does (first build
-pack in ``Repo2Docker().buildpacks`` whose ``detect()`` is true), renders the Dockerfile it would build
-(``BuildPack.render``) to build/binder/Dockerfile, and checks:
+Copies this checkout (tracked + untracked-but-not-ignored files) to a scratch folder and runs
+``repo2docker --no-build --debug`` on it: repo2docker picks its build pack and prints the Dockerfile it would
+build (saved to build/binder/Dockerfile) without contacting a Docker engine. Checks:
 
-- the Python build pack is picked, with Python >= 3.11 from binder/runtime.txt, and the conda lock it
-  installs holds that Python;
-- the Dockerfile installs binder/requirements.txt, and that file (with the ``-r``/``-c`` files it
-  includes) adds the CPU index for torch and pins torch;
-- postBuild runs.
+- Python >= 3.11 from binder/runtime.txt: repo2docker says so, and the conda lock the Dockerfile copies in
+  holds that Python;
+- the Dockerfile installs binder/requirements.txt and runs binder/postBuild;
+- binder/requirements.txt (with the ``-r``/``-c`` files it includes) adds the CPU index for torch and pins
+  torch.
 
-repo2docker is installed into build/r2d-venv the first time (it is not a course dependency).
-No Docker daemon is needed, or used: the image itself is not built here.
+``--env`` also builds the environment repo2docker would build, in build/binder-env, and runs ``pip check``
+in it: a venv of this machine's Python 3.11 gets every Python package of that conda lock at the lock's
+version (``--no-deps``: conda installed them as one consistent set), then ``pip install -r
+binder/requirements.txt`` as the Dockerfile runs it. Not done here: the CPU index line is left out (that
+host is unreachable here; torch 2.13.0+cpu comes from this machine's wheel, the file that index serves), and
+conda's non-Python packages (node, libraries) are not installed. The venv is kept and rebuilt only when the
+lock or a requirements file changes.
 
-Usage: python -m tools.binder_check
+repo2docker (pinned below) is installed into build/r2d-venv the first time (it is not a course dependency).
+
+Usage: python -m tools.binder_check [--env]
 """
 
 from __future__ import annotations
 
-import json
+import argparse
+import hashlib
 import re
 import shutil
 import subprocess
@@ -30,38 +37,25 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 VENV = REPO / "build" / "r2d-venv"
+ENV = REPO / "build" / "binder-env"
 OUT = REPO / "build" / "binder"
 CPU_INDEX = "https://download.pytorch.org/whl/cpu"
-
-# Runs inside the repo2docker venv, in the copy of the checkout.
-DETECT = r"""
-import json, sys
-from repo2docker.app import Repo2Docker
-from repo2docker import __version__
-app = Repo2Docker()
-for BP in app.buildpacks:
-    bp = BP(base_image=app.base_image)
-    bp.platform = app.platform      # what Repo2Docker.build sets before render()
-    if bp.detect():
-        break
-else:
-    sys.exit("no build pack detected")
-dockerfile = bp.render({"NB_USER": "jovyan", "NB_UID": "1000"})
-import os, repo2docker.buildpacks as packs
-files = [os.path.join(os.path.dirname(packs.__file__), src) for src in bp.get_build_script_files()]
-print(json.dumps({"repo2docker": __version__, "buildpack": type(bp).__name__, "base_image": app.base_image,
-                  "python_version": getattr(bp, "python_version", None), "binder_dir": bp.binder_dir,
-                  "runtime": [str(x) for x in bp.runtime], "script_files": files, "dockerfile": dockerfile}))
-"""
+REPO2DOCKER = "2026.4.0"  # jupyter-repo2docker, exactly; mybinder.org runs a recent release
+# conda-forge names whose PyPI distribution is called otherwise (the rest are the same name).
+CONDA_TO_PYPI = {"python-fastjsonschema": "fastjsonschema", "jupyterhub-base": "jupyterhub",
+                 "nbconvert-core": "nbconvert", "brotli-python": "brotli"}
+NOT_FROM_LOCK = {"pip"}  # the venv's own
 
 
 def ensure_repo2docker() -> Path:
-    python = VENV / "bin" / "python"
-    if subprocess.run([str(python), "-c", "import repo2docker"], capture_output=True).returncode if python.exists() else 1:
-        print(f"installing jupyter-repo2docker into {VENV.relative_to(REPO)} ...", flush=True)
+    exe = VENV / "bin" / "repo2docker"
+    have = subprocess.run([str(exe), "--version"], capture_output=True, text=True) if exe.exists() else None
+    if have is None or have.returncode or have.stdout.strip() != REPO2DOCKER:
+        print(f"installing jupyter-repo2docker=={REPO2DOCKER} into {VENV.relative_to(REPO)} ...", flush=True)
         subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
-        subprocess.run([str(python), "-m", "pip", "install", "-q", "jupyter-repo2docker"], check=True)
-    return python
+        subprocess.run([str(VENV / "bin" / "python"), "-m", "pip", "install", "-q",
+                        f"jupyter-repo2docker=={REPO2DOCKER}"], check=True)
+    return exe
 
 
 def copy_checkout(target: Path) -> None:
@@ -71,6 +65,29 @@ def copy_checkout(target: Path) -> None:
         if (REPO / name).is_file():
             (target / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(REPO / name, target / name)
+
+
+def run_repo2docker(exe: Path) -> tuple[str, str]:
+    """The Dockerfile repo2docker prints for this checkout, and its log."""
+    with tempfile.TemporaryDirectory(prefix="binder-check-") as scratch:
+        copy_checkout(Path(scratch))
+        result = subprocess.run([str(exe), "--no-build", "--debug", "--user-id", "1000", "--user-name",
+                                 "jovyan", "."], cwd=scratch, capture_output=True, text=True)
+    if result.returncode:
+        sys.exit(f"repo2docker --no-build failed:\n{result.stderr[-3000:]}")
+    return result.stdout, result.stderr
+
+
+def unescape(name: str) -> str:
+    """repo2docker names copied build files with escapism ('-2f' for '/'); undo it."""
+    return re.sub(r"-([0-9a-f]{2})", lambda m: chr(int(m.group(1), 16)), name)
+
+
+def conda_lock(dockerfile: str) -> Path | None:
+    """The conda lock file that the Dockerfile copies in as /tmp/env/environment.lock."""
+    match = re.search(r"^COPY \S* ?build_script_files/(\S+)-[0-9a-f]{6} /tmp/env/environment\.lock$",
+                      dockerfile, re.M)
+    return Path(unescape(match.group(1))) if match else None
 
 
 def requirement_lines(path: Path, seen: set | None = None) -> list[tuple[str, str]]:
@@ -91,48 +108,102 @@ def requirement_lines(path: Path, seen: set | None = None) -> list[tuple[str, st
     return rows
 
 
-def main() -> int:
+def lock_python_packages(lock: Path) -> list[str]:
+    """`name==version` for each Python package of a conda lock (build string py…: pure or CPython builds)."""
+    pins = []
+    for line in lock.read_text().splitlines():
+        match = re.search(r"/(?:noarch|linux-64)/(.+)-([^-]+)-([^-]+)\.(?:conda|tar\.bz2)#", line)
+        if match and match.group(3).startswith("py") and match.group(1) not in NOT_FROM_LOCK:
+            pins.append(f"{CONDA_TO_PYPI.get(match.group(1), match.group(1))}=={match.group(2)}")
+    return pins
+
+
+def check_env(lock: Path) -> list[str]:
+    """Build the environment repo2docker would build (see the module's doc) and run pip check in it."""
     started = time.perf_counter()
-    python = ensure_repo2docker()
-    with tempfile.TemporaryDirectory(prefix="binder-check-") as scratch:
-        copy_checkout(Path(scratch))
-        result = subprocess.run([str(python), "-c", DETECT], cwd=scratch, capture_output=True, text=True)
-    if result.returncode:
-        print(result.stderr[-3000:])
-        return 1
-    info = json.loads(result.stdout.strip().splitlines()[-1])
+    binder_req = REPO / "binder" / "requirements.txt"
+    inputs = [lock, binder_req, REPO / "requirements.txt", REPO / "constraints.txt", REPO / "pyproject.toml"]
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in inputs)).hexdigest()[:16]
+    stamp, python = ENV / f".installed-{digest}", ENV / "bin" / "python"
+    if not stamp.exists():
+        shutil.rmtree(ENV, ignore_errors=True)
+        subprocess.run([sys.executable, "-m", "venv", str(ENV)], check=True)
+        base = ENV / "conda-base.txt"
+        base.write_text("\n".join(lock_python_packages(lock)) + "\n")
+        print(f"  binder env: {len(base.read_text().split())} Python packages of {lock.name} (--no-deps) ...",
+              flush=True)
+        done = subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", "-r", str(base)],
+                              capture_output=True, text=True)
+        if done.returncode:
+            return [f"installing the conda lock's packages failed:\n{done.stderr[-3000:]}"]
+        # binder/requirements.txt as the Dockerfile installs it (from the repository root), less the index line.
+        lines = [line if not line.startswith("-r ") else f"-r {(binder_req.parent / line[3:].strip()).resolve()}"
+                 for line in binder_req.read_text().splitlines() if CPU_INDEX not in line]
+        (ENV / "requirements.txt").write_text("\n".join(lines) + "\n")
+        print("  binder env: pip install -r binder/requirements.txt ...", flush=True)
+        install = subprocess.run([str(python), "-m", "pip", "install", "-q", "-r", str(ENV / "requirements.txt")],
+                                 cwd=REPO, capture_output=True, text=True)
+        if install.returncode:
+            return [f"pip install -r binder/requirements.txt failed:\n{install.stderr[-3000:]}"]
+        conflicts = [x for x in install.stderr.splitlines() if "requires" in x and "incompatible" in x]
+        for line in conflicts:
+            print(f"  pip install said: {line}")
+        stamp.touch()
+    check = subprocess.run([str(python), "-m", "pip", "check"], capture_output=True, text=True)
+    versions = subprocess.run([str(python), "-c", "from importlib.metadata import version as v; "
+                               "print(*(f'{n} {v(n)}' for n in ('jupyterlab', 'notebook', 'jupyterhub', "
+                               "'torch')), sep=', ')"], capture_output=True, text=True).stdout.strip()
+    print(f"  binder env ({ENV.relative_to(REPO)}): {versions}")
+    print(f"  pip check: {(check.stdout or check.stderr).strip()} ({time.perf_counter() - started:.0f} s)")
+    return [] if check.returncode == 0 else [f"pip check fails in the Binder environment:\n{check.stdout}"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--env", action="store_true", help="also build the environment and run pip check in it")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    exe = ensure_repo2docker()
+    dockerfile, log = run_repo2docker(exe)
     OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "Dockerfile").write_text(info["dockerfile"], encoding="utf-8")
-    dockerfile = info["dockerfile"].splitlines()
-    problems = []
-    print(f"repo2docker {info['repo2docker']}: build pack {info['buildpack']} (binder dir {info['binder_dir']!r}, "
-          f"runtime.txt {info['runtime']}), base image {info['base_image']}")
-    version = info["python_version"] or "0"
-    print(f"  python_version = {version}")
-    if info["buildpack"] != "PythonBuildPack" or tuple(map(int, version.split(".")[:2])) < (3, 11):
-        problems.append("expected PythonBuildPack with Python >= 3.11")
-    locks = [f for f in info["script_files"] if re.search(r"environment\.py-[\d.]+-linux-64\.lock$", f)]
-    for lock in locks:
-        line = next((x for x in Path(lock).read_text().splitlines() if "/python-3." in x), "")
-        print(f"  conda lock {Path(lock).name}: {line.rsplit('/', 1)[-1].split('#')[0]}")
+    (OUT / "Dockerfile").write_text(dockerfile, encoding="utf-8")
+    lines, problems = dockerfile.splitlines(), []
+    picked = re.search(r"Building conda environment for python=([\d.]+)", log)
+    version = picked.group(1) if picked else "0"
+    print(f"repo2docker {REPO2DOCKER} --no-build: conda environment for python={version}, "
+          f"{next((x for x in lines if x.startswith('FROM ')), 'no FROM')}")
+    if tuple(map(int, version.split(".")[:2])) < (3, 11):
+        problems.append("repo2docker does not pick Python >= 3.11 (binder/runtime.txt)")
+    lock = conda_lock(dockerfile)
+    if lock is None or not lock.is_file():
+        problems.append(f"no conda lock found in the Dockerfile ({lock})")
+    else:
+        line = next((x for x in lock.read_text().splitlines() if "/python-3." in x), "")
+        print(f"  conda lock {lock.name}: {line.rsplit('/', 1)[-1].split('#')[0]}")
         if f"python-{version}." not in line:
-            problems.append(f"the conda lock {Path(lock).name} does not install Python {version}")
-    for line in dockerfile:
+            problems.append(f"the conda lock {lock.name} does not install Python {version}")
+    for line in lines:
         if not line.lstrip().startswith("#") and re.search(r"pip install|postBuild|WORKDIR \$\{REPO_DIR\}", line):
             print(f"  Dockerfile: {line.strip()}")
-    if not any('pip install --no-cache-dir -r "binder/requirements.txt"' in line for line in dockerfile):
+    if not any('pip install --no-cache-dir -r "binder/requirements.txt"' in line for line in lines):
         problems.append("the Dockerfile does not install binder/requirements.txt")
-    if not any("./binder/postBuild" in line for line in dockerfile):
+    if not any("./binder/postBuild" in line for line in lines):
         problems.append("the Dockerfile does not run binder/postBuild")
     rows = requirement_lines(REPO / "binder" / "requirements.txt")
     for where, line in rows:
-        if CPU_INDEX in line or line.startswith(("torch", "-r", "-c", "-e")):
+        if CPU_INDEX in line or line.startswith(("torch", "notebook", "-r", "-c", "-e")):
             print(f"  {where}: {line}")
     if not any(line in (f"--extra-index-url {CPU_INDEX}", f"--index-url {CPU_INDEX}") for _, line in rows):
         problems.append(f"binder/requirements.txt does not add the CPU index {CPU_INDEX}")
     if not any(re.fullmatch(r"torch==[\d.]+", line) for _, line in rows):
         problems.append("no exact torch pin reached from binder/requirements.txt")
-    print(f"  rendered Dockerfile: {(OUT / 'Dockerfile').relative_to(REPO)} ({len(dockerfile)} lines)")
+    lock_notebook = [x for x in lock_python_packages(lock) if x.startswith("notebook==")] if lock else []
+    if lock_notebook and not any(re.fullmatch(r"notebook==[\d.]+", line) for _, line in rows):
+        problems.append(f"the conda lock ships {lock_notebook[0]} and binder/requirements.txt does not pin the "
+                        "notebook that matches the course's jupyterlab (make test-binder-env shows pip check)")
+    print(f"  rendered Dockerfile: {(OUT / 'Dockerfile').relative_to(REPO)} ({len(lines)} lines)")
+    if args.env and lock is not None and lock.is_file():
+        problems += check_env(lock)
     for problem in problems:
         print(f"FAIL: {problem}")
     print(f"binder check: {'FAILED' if problems else 'passed'} in {time.perf_counter() - started:.0f} s")

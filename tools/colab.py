@@ -19,6 +19,13 @@ Usage:
     python -m tools.colab                      # stamp notebooks/[0-9]*.ipynb in place
     python -m tools.colab --check              # exit 1 if a notebook lacks the current cells
     python -m tools.colab --url URL a.ipynb    # another repository, other notebooks
+    python -m tools.colab --ref v0.2.0         # a term release: cell and badges point at the tag ...
+    python -m tools.colab                      # ... and back to main once the tag is cut
+    python -m tools.colab --ref v0.2.0 --links https://HUB   # print each lesson's nbgitpuller link, change nothing
+
+nbgitpuller needs a branch, not a tag (its later pulls merge ``origin/<branch>``, which a tag does not have:
+the second click fails), so the links for a release tag ``vX.Y.Z`` name the branch ``release/vX.Y.Z`` cut at
+that tag (docs/instructor.md, "Cutting a term release").
 """
 
 from __future__ import annotations
@@ -43,6 +50,7 @@ BADGE_MARKER = "colab.research.google.com/assets/colab-badge.svg"
 SETUP_ID, BADGE_ID = "colab-setup", "colab-badges"
 # Packages Colab ships and the install must not replace (a replaced torch/numpy needs a runtime restart).
 KEEP = ("torch", "numpy", "ipykernel", "ipywidgets")
+RELEASE_TAG = re.compile(r"v\d+\.\d+\.\d+")  # how a release is tagged (CHANGELOG.md, docs/instructor.md)
 
 
 def repository_url(pyproject: Path = REPO / "pyproject.toml") -> tuple[str, str]:
@@ -87,6 +95,18 @@ def badge_source(url: str, ref: str, notebook: str) -> str:
     binder = f"https://mybinder.org/v2/gh/{slug}/{ref}?urlpath={quote(f'lab/tree/notebooks/{notebook}', safe='')}"
     return (f"[![Open In Colab](https://{BADGE_MARKER})]({colab}) "
             f"[![Launch Binder](https://mybinder.org/badge_logo.svg)]({binder})")
+
+
+def pull_branch(ref: str) -> str:
+    """The branch nbgitpuller pulls for ``ref``: ``release/vX.Y.Z`` for a release tag, else the branch itself."""
+    return f"release/{ref}" if RELEASE_TAG.fullmatch(ref) else ref
+
+
+def pull_links(hub: str, url: str, ref: str, notebooks: list[str]) -> list[str]:
+    """One nbgitpuller link per lesson, in the hub test's own format (tools.hub.server.pull_link)."""
+    from tools.hub.server import pull_link
+
+    return [pull_link(hub, url, name, branch=pull_branch(ref)) for name in notebooks]
 
 
 def _source(cell) -> str:
@@ -163,32 +183,52 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("notebooks", nargs="*", type=Path)
     parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if a notebook is not stamped")
     parser.add_argument("--url", help="repository URL (default: pyproject.toml [project.urls] Repository)")
-    parser.add_argument("--ref", default=DEFAULT_REF, help="branch or tag the badges and the install use")
+    parser.add_argument("--ref", help="branch or tag the badges and the install use (default: main; --check alone "
+                        "also accepts every lesson stamped with the current version's tag vX.Y.Z)")
+    parser.add_argument("--links", metavar="HUB", help="print the nbgitpuller links for HUB and --ref; change nothing")
     args = parser.parse_args(argv)
     url, _origin = (args.url, "--url") if args.url else repository_url()
     github_slug(url)
     paths = args.notebooks or sorted((REPO / "notebooks").glob("[0-9]*.ipynb"))
-    stale = []
-    for path in paths:
-        text = path.read_text(encoding="utf-8")
-        nb = nbformat.reads(text, as_version=4)
-        stamp(nb, path.name, url, args.ref)
-        new = render(nb)
-        if json.loads(new) == json.loads(text):
-            continue
-        stale.append(path)
-        if not args.check:
-            say_kept(path, keep_before_overwrite(path))
-            path.write_text(new, encoding="utf-8")
-            print(f"stamped {path}")
+    if args.links:
+        print("\n".join(pull_links(args.links, url, args.ref or DEFAULT_REF, [p.name for p in paths])))
+        return 0
+    ref = args.ref or DEFAULT_REF
+    if args.check and args.ref is None:
+        # Between releases the lessons point at main; on a release commit, at that release's tag (all of them).
+        from tools.release_check import course_version
+
+        results = {r: stale_notebooks(paths, url, r) for r in (DEFAULT_REF, f"v{course_version()}")}
+        ref = next((r for r, pairs in results.items() if not pairs), DEFAULT_REF)
+        pairs = results[ref]
+    else:
+        pairs = stale_notebooks(paths, url, ref)
+    stale = [path for path, _new in pairs]
     if args.check and stale:
         print("not stamped with the current Colab set-up cell and badges (run `python -m tools.colab`): "
               + ", ".join(p.name for p in stale), file=sys.stderr)
         return 1
+    if not args.check:
+        for path, new in pairs:
+            say_kept(path, keep_before_overwrite(path))
+            path.write_text(new, encoding="utf-8")
+            print(f"stamped {path} ({ref})")
     if not stale:
-        print(f"{len(paths)} notebook(s) already stamped ({url}@{args.ref})")
+        print(f"{len(paths)} notebook(s) already stamped ({url}@{ref})")
     return 0
 
+
+def stale_notebooks(paths: list[Path], url: str, ref: str) -> list[tuple[Path, str]]:
+    """The notebooks whose stamp differs from ``ref``'s, each with its stamped text."""
+    stale = []
+    for path in paths:
+        text = path.read_text(encoding="utf-8")
+        nb = nbformat.reads(text, as_version=4)
+        stamp(nb, path.name, url, ref)
+        new = render(nb)
+        if json.loads(new) != json.loads(text):
+            stale.append((path, new))
+    return stale
 
 if __name__ == "__main__":
     sys.exit(main())

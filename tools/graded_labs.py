@@ -11,10 +11,10 @@
 - everything else is the lesson as committed (nbgrader clears the outputs when it releases the assignment).
 
 ``python -m tools.graded_labs check`` validates the course with nbgrader itself, one course per lesson,
-two lessons at a time: ``nbgrader generate_assignment``, then three submissions — the source notebook with the
-solutions, the released notebook untouched, and the released notebook with one line that replaces the first
-exercise's checker by ``lambda f: True`` — and ``nbgrader autograde``. Every lesson must give full marks to
-the solutions and zero to the other two. Run it with the python that has nbgrader
+two lessons at a time: ``nbgrader generate_assignment``, then the submissions — the source notebook with the
+solutions, the released notebook untouched, and (lesson 01) the released notebook with one line that replaces
+the first exercise's checker by ``lambda f: True`` — and ``nbgrader autograde``. Every lesson must give full
+marks to the solutions and zero to the others. Run it with the python that has nbgrader
 (``make test-nbgrader`` makes ``build/nbgrader-venv``).
 """
 
@@ -120,29 +120,31 @@ def nbgrader(course: Path, *args: str) -> None:
 
 
 def grade_one(path: Path, workdir: Path) -> tuple[str, float, float, float]:
-    """Autograde one lesson three times; return (lesson, solutions' score, untouched release's score,
-    overridden release's score, max score)."""
+    """Autograde one lesson; return (lesson, solutions' score, untouched release's score, overridden release's
+    score or None, max score). The override (one more full run) is tried on the first lesson only."""
     from nbgrader.api import Gradebook
 
     course = workdir / path.stem
     shutil.rmtree(course, ignore_errors=True)
     build(course, [path])
     assignment = f"lesson{path.name[:2]}"
-    students = ("solutions", "untouched", "override")
-    for student in students:
+    attack = path == lessons()[0]
+    origins = {"solutions": "source", "untouched": "release", **({"override": "release"} if attack else {})}
+    for student in origins:
         nbgrader(course, "db", "student", "add", student)
     nbgrader(course, "generate_assignment", assignment, "--force")
-    for student, origin in (("solutions", "source"), ("untouched", "release"), ("override", "release")):
+    for student, origin in origins.items():
         target = course / "submitted" / student / assignment
         target.mkdir(parents=True)
         shutil.copy(course / origin / assignment / path.name, target / path.name)
-    overridden = course / "submitted" / "override" / assignment / path.name
-    nbformat.write(with_override(nbformat.read(overridden, as_version=4), assignment), overridden)
+    if attack:
+        overridden = course / "submitted" / "override" / assignment / path.name
+        nbformat.write(with_override(nbformat.read(overridden, as_version=4), assignment), overridden)
     nbgrader(course, "autograde", assignment, "--force")
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
-        scores = {s: gradebook.find_submission(assignment, s) for s in students}
-        return (path.name, scores["solutions"].score, scores["untouched"].score, scores["override"].score,
-                scores["solutions"].max_score)
+        scores = {s: gradebook.find_submission(assignment, s).score for s in origins}
+        full = gradebook.find_submission(assignment, "solutions").max_score
+        return path.name, scores["solutions"], scores["untouched"], scores.get("override"), full
 
 
 def with_override(nb, lesson: str):
@@ -162,10 +164,11 @@ def check(workdir: Path, jobs: int) -> int:
     failures = 0
     with ThreadPoolExecutor(max_workers=jobs) as pool:  # each job waits on its own nbgrader process
         for name, solved, untouched, overridden, full in pool.map(lambda p: grade_one(p, workdir), lessons()):
-            ok = full > 0 and solved == full and untouched == 0 and overridden == 0
+            ok = full > 0 and solved == full and untouched == 0 and overridden in (None, 0)
             failures += not ok
+            attack = "" if overridden is None else f", checker overridden {overridden:g}/{full:g}"
             print(f"{'ok  ' if ok else 'FAIL'} {name}: solutions {solved:g}/{full:g}, untouched stubs "
-                  f"{untouched:g}/{full:g}, checker overridden {overridden:g}/{full:g}")
+                  f"{untouched:g}/{full:g}{attack}")
     return 1 if failures else 0
 
 

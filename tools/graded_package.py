@@ -37,7 +37,7 @@ def write(target: Path) -> list[Path]:
     for path in stubbed:
         path.write_text(STUB, encoding="utf-8")
     (package / "GRADED").write_text("solutions withheld by tools/graded_package.py\n", encoding="utf-8")
-    for name in ("pyproject.toml", "README.md"):  # so that `pip install DIR` works
+    for name in ("pyproject.toml", "README.md", "LICENSE"):  # so that `pip install DIR` works
         if not in_place:
             shutil.copy(ROOT / name, target / name)
     return stubbed

@@ -1,110 +1,94 @@
 """The static site (`make site`) as a reader sees it: Debian's Chromium, the pages served over http on 127.0.0.1.
 
 Skipped unless build/site was built (`make site`; `make test-site` builds it, then runs this file).
-Every request that is not for the local server is aborted: the pages must show their figures and
-the stored state of their widgets offline (MathJax, from a CDN, and the badge images are then missing,
-which is allowed: formulas show as TeX).
+Offline (conftest.py): the figures, the maths and the stored widgets must show with every other host blocked.
 """
 
 from __future__ import annotations
 
-import functools
-import http.server
-import os
 import re
-import threading
-from pathlib import Path
 
 import pytest
 
-SITE = Path(os.environ.get("LMTIE_SITE_DIR", Path(__file__).resolve().parents[3] / "build" / "site"))
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
-PAGES = sorted(SITE.glob("[0-9][0-9]_*.html"))
+from .axe import assert_accessible
+from .conftest import INDEXES, LESSONS, SITE, open_page, page_id
 
+PLACEHOLDER = "No description has been provided for this image"
 pytestmark = [pytest.mark.site,
               pytest.mark.skipif(not (SITE / "index.html").exists(), reason=f"no site in {SITE}: run `make site`")]
 
 
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
+def test_every_lesson_in_both_editions():
+    english = {p.name for p in LESSONS if p.parent == SITE}
+    chinese = {p.name for p in LESSONS if p.parent.name == "zh_CN"}
+    assert english and english == chinese, (english, chinese)
+    assert len(INDEXES) == 2
 
 
-@pytest.fixture(scope="module")
-def server():
-    handler = functools.partial(QuietHandler, directory=str(SITE))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} not installed (tools/install-chromium.sh)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def page(browser, server):
-    context = browser.new_context(viewport={"width": 1300, "height": 900})
-    blocked = []
-
-    def local_only(route):
-        if route.request.url.startswith(server):
-            route.continue_()
-        else:
-            blocked.append(route.request.url)
-            route.abort()
-
-    context.route("**/*", local_only)
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda error: page.errors.append(str(error)))
-    page.blocked = blocked
-    yield page
-    context.close()
-
-
-def test_index_lists_every_lesson(page, server):
-    page.goto(f"{server}/index.html", wait_until="load")
+@pytest.mark.parametrize("index", INDEXES, ids=page_id)
+def test_index_lists_every_lesson_and_switches_language(page, server, index):
+    open_page(page, server, index)
+    edition = sorted(p.name for p in LESSONS if p.parent == index.parent)
     rows = page.locator("#lessons tbody tr")
-    assert rows.count() == len(PAGES) > 0
-    links = rows.locator("a").evaluate_all("links => links.map(a => a.getAttribute('href'))")
-    assert links == [p.name for p in PAGES]
-    for row in rows.all_inner_texts():
-        assert re.search(r"Lesson|\w", row)
+    assert rows.count() == len(edition) > 0
+    links = rows.locator("td:nth-child(2) a").evaluate_all("links => links.map(a => a.getAttribute('href'))")
+    assert links == edition
+    zh = index.parent.name == "zh_CN"
+    assert page.evaluate("document.documentElement.lang") == ("zh-CN" if zh else "en")
+    switch = page.locator("a.lmtie-lang")
+    assert switch.count() == 1
+    switch.click()
+    page.wait_for_load_state("load")
+    assert page.evaluate("document.documentElement.lang") == ("en" if zh else "zh-CN")
     assert not page.errors, page.errors
 
 
 IMAGES = """() => Array.from(document.querySelectorAll('.jp-OutputArea-output img')).map(img => ({
     loaded: img.complete && img.naturalWidth > 0, widget: !!img.closest('.lmtie-static-widget'),
-    width: img.naturalWidth}))"""
+    alt: img.getAttribute('alt') || ''}))"""
 
 
-@pytest.mark.parametrize("lesson", PAGES, ids=[p.stem for p in PAGES])
-def test_lesson_page_shows_figures_and_stored_widgets(page, server, lesson):
-    page.goto(f"{server}/{lesson.name}", wait_until="load")
-    assert page.title().startswith("Lesson "), page.title()
+@pytest.mark.parametrize("lesson", LESSONS, ids=page_id)
+def test_lesson_page_figures_maths_widgets_and_axe(page, server, lesson):
+    open_page(page, server, lesson)
+    zh = lesson.parent.name == "zh_CN"
+    assert page.title().startswith("第 " if zh else "Lesson "), page.title()
+    assert page.evaluate("document.documentElement.lang") == ("zh-CN" if zh else "en")
     images = page.evaluate(IMAGES)
     assert images, f"{lesson.name}: no figure in the page (was the lesson executed before `make site`?)"
     broken = [i for i, image in enumerate(images) if not image["loaded"]]
     assert not broken, f"{lesson.name}: figure(s) {broken} of {len(images)} did not load"
+    weak = [image["alt"] for image in images if len(image["alt"]) < 20 or PLACEHOLDER in image["alt"]]
+    assert not weak, f"{lesson.name}: figures without a real text alternative: {weak}"
     errors = page.locator('[data-mime-type="application/vnd.jupyter.stderr"], .jp-OutputArea-output.jp-mod-error')
     assert errors.count() == 0, f"{lesson.name}: error output: {errors.first.inner_text()[:300]}"
-    text = page.locator("body").inner_text()
+    text = page.locator("main").inner_text()
     assert not re.search(r"\b(VBox|HBox|Image)\(children=|\bVBox\(", text), f"{lesson.name}: a widget shows as a text repr"
     for widget in page.locator(".lmtie-static-widget").all():
         if "lmtie-panel" in (widget.inner_html() or ""):
             assert widget.locator("img").count() >= 1, f"{lesson.name}: a stored panel shows no figure"
+    # MathJax from the build, offline: formulas typeset, none in error, nothing fetched from elsewhere.
+    assert page.locator("mjx-container").count() > 0, f"{lesson.name}: no formula typeset by MathJax"
+    assert page.locator("mjx-merror").count() == 0, f"{lesson.name}: a formula failed: {page.locator('mjx-merror').first.inner_text()}"
+    assert not [url for url in page.blocked if "mathjax" in url.lower()], page.blocked
+    other = page.locator("nav.lmtie-bar a.lmtie-lang")
+    assert other.count() == 1, f"{lesson.name}: no link to the other-language version"
+    assert (lesson.parent / other.get_attribute("href")).resolve().exists()
     assert not page.errors, page.errors
+    assert_accessible(page, lesson)  # axe-core, on this same load (tests/platform/site/axe.py)
+
+
+IMG = re.compile(r"<img\b[^>]*>")
+ATTR = re.compile(r"""\b(src|alt)=(?:"([^"]*)"|'([^']*)')""")
+
+
+@pytest.mark.parametrize("page_file", LESSONS + INDEXES, ids=page_id)
+def test_no_placeholder_alt_text_and_no_cdn(page_file):
+    html = page_file.read_text(encoding="utf-8")
+    assert PLACEHOLDER not in html
+    for tag in IMG.findall(html):
+        attrs = {name: a or b for name, a, b in ATTR.findall(tag)}
+        assert attrs.get("alt"), f"{page_file.name}: an image without alt: {tag[:120]}"
+        if attrs.get("src", "").startswith("data:"):  # a figure: more than a word
+            assert len(attrs["alt"]) >= 20, f"{page_file.name}: figure alt too thin: {attrs['alt']!r}"
+    assert not re.search(r"src=[\"']https?://[^\"']*(mathjax|cdnjs|unpkg|jsdelivr)", html, re.IGNORECASE)
