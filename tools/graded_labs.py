@@ -84,8 +84,8 @@ def source_notebook(path: Path):
             if not calls:
                 raise SystemExit(f"lesson {lesson}: a check cell has no `ex.name(...)` line:\n{cell.source}")
             # the locked cell takes its checker from the package, not from the `ex` the student's cells could
-            # rebind, and scores 0 when the package was patched in the kernel (lmtie_edu.kit.grading.grade)
-            cell.source = "from lmtie_edu.kit.grading import grade\n\n" + CHECK_CALL.sub(
+            # rebind, and scores 0 when the package was patched in the kernel (lmtie_edu.kit.autograde.grade)
+            cell.source = "from lmtie_edu.kit.autograde import grade\n\n" + CHECK_CALL.sub(
                 lambda m: f"assert grade(\"lesson{lesson}\", \"{m.group(1)}\", {m.group(2)}), "
                           f"\"the check of {m.group(1)} did not pass\"", cell.source)
             for name, _ in calls:

@@ -7,18 +7,13 @@ that holds no code: its attributes are :func:`withheld` placeholders. A check th
 lab is graded when submitted) and ``ex.hint`` never shows a worked answer. ``LMTIE_GRADED=1`` in the
 environment also withholds the worked answer where the solutions happen to be installed.
 
-*Grading.* The locked, autograded cells of a graded lab call :func:`grade`, not the ``ex`` the student's
-cells could have rebound: it takes the checker from the package's own module, first making sure that no module of
-the package was replaced or patched from the student's cells (it fails loudly, scoring 0, when one was).
+*Grading* is :mod:`lmtie_edu.kit.autograde`'s ``grade``, which the locked cells of a graded lab call.
 """
 
 from __future__ import annotations
 
-import ast
 import functools
-import importlib
 import os
-import sys
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
@@ -63,52 +58,3 @@ GRADED_MARKER = PACKAGE_DIR / "GRADED"  # written by tools/graded_package.py int
 def graded_mode() -> bool:
     """True in a graded environment: a graded copy of the package, or ``LMTIE_GRADED=1``."""
     return GRADED_MARKER.exists() or os.environ.get("LMTIE_GRADED", "") not in ("", "0")
-
-
-def _defined_names(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    return {node.name for node in tree.body if isinstance(node, ast.FunctionDef | ast.ClassDef)}
-
-
-def _code_file(obj) -> str | None:
-    obj = getattr(obj, "__wrapped__", obj)
-    code = getattr(obj, "__code__", None)
-    return code.co_filename if code else None
-
-
-def tampering() -> list[str]:
-    """What in the kernel no longer matches the package's own files: replaced modules, patched functions."""
-    problems = []
-    for name, module in list(sys.modules.items()):
-        if not (name == "lmtie_edu" or name.startswith("lmtie_edu.")):
-            continue
-        file = getattr(module, "__file__", None)
-        if not file or PACKAGE_DIR not in Path(file).resolve().parents:
-            problems.append(f"{name} is not the package's module (replaced in the kernel)")
-            continue
-        defined = _defined_names(Path(file)) if file.endswith(".py") else set()
-        for attribute, value in sorted(vars(module).items()):
-            if attribute.startswith("__"):
-                continue
-            where = _code_file(value) if callable(value) and not isinstance(value, type) else None
-            ours = attribute in defined and where is not None and Path(where).resolve() != Path(file).resolve()
-            if ours or getattr(getattr(value, "__wrapped__", value), "__module__", None) == "__main__":
-                problems.append(f"{name}.{attribute} was replaced in the kernel")
-        problems += [f"{name}.{attribute} is gone" for attribute in sorted(defined - set(vars(module)))]
-    return problems
-
-
-def grade(lesson: str, name: str, answer) -> bool:
-    """The autograded check of exercise ``name`` of ``lesson`` (e.g. ``"lesson01"``): True when it passes.
-
-    Fails, printing why, when a module of the package was patched from the student's cells."""
-    problems = tampering()
-    exercises = importlib.import_module(f"lmtie_edu.{lesson}.exercises")
-    registry = importlib.import_module("lmtie_edu.kit.exercises").REGISTRY
-    check = getattr(exercises, name, None)
-    if check is None or registry.get(name) is not check:
-        problems.append(f"the check of {name} is not the one lmtie_edu.{lesson}.exercises declares")
-    if problems:
-        print(f"❌ {name}: not graded — the grading code was changed in this kernel:\n   " + "\n   ".join(problems))
-        return False
-    return bool(check(answer))

@@ -40,7 +40,7 @@ def test_each_exercise_is_a_solution_cell_and_each_check_a_graded_test(tmp_path,
         meta = cell.metadata.nbgrader
         assert meta["locked"] and meta["points"] >= 1 and not meta["solution"]
         assert re.search(r"^assert grade\(\"lesson\d\d\", \"\w+\", \w+\), ", cell.source, re.MULTILINE)
-        assert "from lmtie_edu.kit.grading import grade" in cell.source
+        assert "from lmtie_edu.kit.autograde import grade" in cell.source
     assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code")
     assert (root / "nbgrader_config.py").read_text().count("ExecutePreprocessor.timeout = 300") == 1
 

@@ -4,7 +4,7 @@
   exercise without a worked answer, cannot import or print a reference solution, and a correct answer is
   told it is checked when submitted.
 - ``LMTIE_GRADED=1`` withholds the worked answer where the solutions are installed.
-- The autograded cells' :func:`lmtie_edu.kit.grading.grade` scores 0, loudly, when the student's cells replaced
+- The autograded cells' :func:`lmtie_edu.kit.autograde.grade` scores 0, loudly, when the student's cells replaced
   a checker (the one-line override) or a function the checks rely on.
 """
 
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from lmtie_edu.kit import feedback, grading
+from lmtie_edu.kit import autograde, feedback
 from lmtie_edu.kit.exercises import REGISTRY
 from tools import graded_package
 
@@ -108,12 +108,12 @@ def test_graded_environment_variable_withholds_the_worked_answer(monkeypatch, ca
 
 
 def test_grade_passes_the_solution_and_fails_a_stub(capsys):
-    assert grading.grade("lesson01", "bag_of_tokens", REGISTRY["bag_of_tokens"].solution)
+    assert autograde.grade("lesson01", "bag_of_tokens", REGISTRY["bag_of_tokens"].solution)
 
     def stub(W, ids):
         raise NotImplementedError
 
-    assert not grading.grade("lesson01", "bag_of_tokens", stub)
+    assert not autograde.grade("lesson01", "bag_of_tokens", stub)
 
 
 def test_the_one_line_override_scores_zero(monkeypatch, capsys):
@@ -124,7 +124,7 @@ def test_the_one_line_override_scores_zero(monkeypatch, capsys):
 
     monkeypatch.setattr(checks, "bag_of_tokens", lambda f: True)  # what a student's cell can do
     monkeypatch.setattr(checks.bag_of_tokens, "__module__", "__main__")  # as a lambda typed in a notebook is
-    assert grading.grade("lesson01", "bag_of_tokens", stub) is False
+    assert autograde.grade("lesson01", "bag_of_tokens", stub) is False
     assert "not graded — the grading code was changed" in capsys.readouterr().out
 
 
@@ -134,9 +134,9 @@ def test_a_patched_helper_of_the_checks_scores_zero(monkeypatch, capsys):
 
     lenient.__module__ = "__main__"
     monkeypatch.setattr(feedback, "expect_close", lenient)
-    assert grading.grade("lesson01", "bag_of_tokens", REGISTRY["bag_of_tokens"].solution) is False
+    assert autograde.grade("lesson01", "bag_of_tokens", REGISTRY["bag_of_tokens"].solution) is False
     assert "lmtie_edu.kit.feedback.expect_close was replaced" in capsys.readouterr().out
 
 
 def test_an_untouched_kernel_shows_no_tampering():
-    assert grading.tampering() == []
+    assert autograde.tampering() == []

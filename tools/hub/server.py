@@ -13,12 +13,10 @@ by pid whatever it started that is still alive, and reports those pids: the call
 
 from __future__ import annotations
 
-import ctypes
 import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -28,6 +26,8 @@ import urllib.request
 from pathlib import Path
 
 import psutil
+
+from tools.lab.processes import die_with_parent, free_port
 
 REPO = Path(__file__).resolve().parents[2]
 HUB_VENV = Path(os.environ.get("LMTIE_HUB_VENV", REPO / "build" / "hub-venv"))
@@ -40,16 +40,6 @@ STOP_TIMEOUT_S = 30
 TARGET = "lmtie_edu"  # the folder nbgitpuller pulls the course into, in each student's home
 BRANCH = "main"
 
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _die_with_parent() -> None:  # in the child before exec: SIGTERM the hub if pytest is killed
-    if sys.platform.startswith("linux"):
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
 def missing_tools() -> list[str]:
@@ -202,7 +192,7 @@ class HubServer:
                 self.process = subprocess.Popen(
                     [str(HUB_VENV / "bin" / "jupyterhub"), "-f", str(self.config_path)],
                     cwd=self.scratch, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
-                    start_new_session=True, preexec_fn=_die_with_parent,
+                    start_new_session=True, preexec_fn=die_with_parent,
                 )
             if self._wait_ready():
                 self.remember_processes()

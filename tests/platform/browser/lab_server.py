@@ -8,12 +8,10 @@ the lessons are copied there, so running them never touches the committed notebo
 
 from __future__ import annotations
 
-import ctypes
 import os
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -21,22 +19,12 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from tools.lab.processes import die_with_parent, free_port
+
 SETTINGS_DIR = Path(__file__).resolve().parents[3] / "tools" / "lab" / "jupyterlab-settings"
 START_TIMEOUT_SECONDS = 60
 STOP_TIMEOUT_SECONDS = 15
 
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _die_with_parent() -> None:  # runs in the child before exec
-    """Ask Linux to SIGTERM the server if pytest itself is killed (no orphan servers in CI)."""
-    if sys.platform.startswith("linux"):
-        PR_SET_PDEATHSIG = 1
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def isolated_env(scratch: Path) -> dict:
@@ -105,7 +93,7 @@ class LabServer:
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
                 command, cwd=self.root, env=self.env, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
-                start_new_session=True, preexec_fn=_die_with_parent,
+                start_new_session=True, preexec_fn=die_with_parent,
             )
 
     def _wait_ready(self) -> bool:
