@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 import ipywidgets as widgets
 from matplotlib.figure import Figure
 
-from lmtie_edu.shared.validation import check_bool
+from lmtie_edu.shared.validation import check_bool, plain_number
 
 from .plotting import figure_to_png
 
@@ -131,7 +131,7 @@ class TiePanel:
         self.compute = compute
         self.tie = widgets.Checkbox(value=tie, description=tie_description, indent=False)
         self.controls = {"tie": self.tie, **dict(controls or {})}
-        for name, value in dict(values or {}).items():
+        for name, value in {k: plain_number(v) for k, v in dict(values or {}).items()}.items():
             if name not in self.controls:
                 raise ValueError(f"this panel has no control {name!r}; its controls are {list(self.controls)}")
             check_control_value(name, self.controls[name], value)
@@ -162,6 +162,7 @@ class TiePanel:
         """Set several controls at once (one redraw); reject unknown names and impossible values.
 
         A refused ``set()`` leaves the panel exactly as it was: controls, figure and numbers."""
+        values = {name: plain_number(value) for name, value in values.items()}  # np.int64(50) is 50
         for name, value in values.items():
             if name not in self.controls:
                 raise ValueError(f"this panel has no control {name!r}; its controls are {list(self.controls)}")

@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 
 import ipywidgets as widgets
-import numpy as np
 import torch
 
 from lmtie_edu.kit.panels import PanelResult, TiePanel
@@ -166,19 +165,12 @@ def logits_figure(angle: int = 50, length: float = 1.3, tie: bool = True) -> Pan
     })
 
 
-def _plain(value):
-    """A NumPy scalar as the Python number it holds (a float stays a float); anything else unchanged."""
-    if isinstance(value, np.generic) and not isinstance(value, np.bool_):
-        return value.item()
-    return value
-
-
 def logits_panel(angle: int = 50, length: float = 1.3, tie: bool = True) -> TiePanel:
     """Widget: turn and stretch the hidden state, toggle tying, watch the logits and the softmax."""
     controls = {
         "angle": widgets.IntSlider(min=0, max=355, step=5, description="angle of h (°)"),
         "length": widgets.FloatSlider(min=0.0, max=3.0, step=0.1, description="length ‖h‖"),
     }  # their starting values: `values=` below, checked like set()
-    values = {"angle": _plain(angle), "length": _plain(length)}   # a NumPy number is fine; the widgets want Python's
+    values = {"angle": angle, "length": length}   # checked (NumPy numbers too) by TiePanel, like set()
     return TiePanel(logits_figure, controls=controls, tie=tie, values=values,
                     title="Move the hidden state: which token gets the largest inner product?")

@@ -11,7 +11,6 @@ import functools
 import numbers
 
 import ipywidgets as widgets
-import numpy as np
 import torch
 from matplotlib.colors import SymLogNorm
 from matplotlib.patches import Rectangle
@@ -23,7 +22,7 @@ from lmtie_edu.shared.models import TinyLM
 from lmtie_edu.shared.seeding import seeded
 from lmtie_edu.shared.toy_corpus import BOS, EOS, ZipfCorpus, zipf_corpus
 from lmtie_edu.shared.training import train
-from lmtie_edu.shared.validation import check_bool, check_token_ids
+from lmtie_edu.shared.validation import check_bool, check_token_ids, plain_number
 
 from .gradients import gradient_parts, rows_touched
 
@@ -198,7 +197,7 @@ def update_frequency_figure(corpus: ZipfCorpus, untied_input, untied_output, tie
 def decomposition_figure(first: int = 2, second: int = 3, target: int = 4, tie: bool = True) -> PanelResult:
     """One training example (context ``first, second`` → ``target``): the gradient through the lookup,
     through the head, and what the embedding matrix receives (tied: their sum; untied: lookup only)."""
-    first, second, target = (_plain(v) for v in (first, second, target))
+    first, second, target = (plain_number(v) for v in (first, second, target))
     for name, value in (("first", first), ("second", second), ("target", target)):
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError(f"{name} must be a token id (int in [0, {PANEL_VOCAB - 1}]); got {value!r}")
@@ -220,11 +219,6 @@ def decomposition_figure(first: int = 2, second: int = 3, target: int = 4, tie: 
     return PanelResult(fig, numbers)
 
 
-def _plain(value):
-    """A NumPy integer as a Python int (what the dropdowns hold); anything else unchanged."""
-    return int(value) if isinstance(value, np.integer) else value
-
-
 @functools.lru_cache(maxsize=256)
 def _cached_parts(first: int, second: int, target: int) -> dict:
     return gradient_parts(_trained_demo(), torch.tensor([[first, second]]), torch.tensor([target]))
@@ -232,7 +226,7 @@ def _cached_parts(first: int, second: int, target: int) -> dict:
 
 def decomposition_panel(first: int = 2, second: int = 3, target: int = 4, tie: bool = True) -> TiePanel:
     """Widget: pick two input tokens and a target, toggle tying, watch where the gradient lands."""
-    first, second, target = (_plain(v) for v in (first, second, target))
+    first, second, target = (plain_number(v) for v in (first, second, target))
     for name, value in (("first", first), ("second", second), ("target", target)):
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < PANEL_VOCAB:
             raise ValueError(f"{name} must be a token id in [0, {PANEL_VOCAB - 1}]; got {value!r}")

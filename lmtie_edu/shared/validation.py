@@ -37,6 +37,14 @@ def check_seed(value, name: str = "seed") -> int:
     return value
 
 
+def plain_number(value):
+    """A NumPy scalar as the Python number it holds (np.int64(3) -> 3, np.float32(0.5) -> 0.5); anything else
+    unchanged. Widgets and torch's generators want Python numbers; a learner may hand over NumPy's."""
+    if isinstance(value, np.generic) and not isinstance(value, np.bool_):
+        return value.item()
+    return value
+
+
 def check_positive_int(value, name: str, *, minimum: int = 1) -> int:
     """Return ``value`` as an int if it is an integer >= ``minimum``; raise otherwise."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):

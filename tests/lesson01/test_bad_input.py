@@ -8,8 +8,7 @@ from lmtie_edu.kit.exercises import HINTS_SHOWN
 from lmtie_edu.lesson01 import exercises as ex
 from lmtie_edu.lesson01 import lookup as embedding
 from lmtie_edu.lesson01 import solutions
-
-from .probes import Probe, parametrize
+from tests.probes import Probe, parametrize
 
 
 def _sparse_grad(ids=(2, 5, 5, 9)):

@@ -10,7 +10,7 @@ from lmtie_edu.lesson02 import exercises as ex
 from lmtie_edu.lesson02 import solutions
 from lmtie_edu.lesson02.figures import geometry_figure, logits_figure, logits_panel, norm_cosine_figure
 from lmtie_edu.lesson02.logits import hidden_from_polar, score_table, toy_vocabulary
-from tests.lesson01.probes import Probe, parametrize
+from tests.probes import Probe, parametrize
 
 LABELS, W_EMB, _ = toy_vocabulary()
 H = hidden_from_polar(50, 1.3)

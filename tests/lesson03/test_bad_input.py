@@ -9,7 +9,7 @@ from lmtie_edu.lesson03 import figures, solutions
 from lmtie_edu.lesson03.gradients import gradient_parts, rows_touched, untied_twin
 from lmtie_edu.shared.models import TinyLM
 from lmtie_edu.shared.toy_corpus import zipf_corpus
-from tests.lesson01.probes import Probe, parametrize
+from tests.probes import Probe, parametrize
 
 G = torch.randn(6, 4, generator=torch.Generator().manual_seed(0))
 CORPUS = zipf_corpus(200, 12, seed=0)

@@ -9,6 +9,7 @@ from lmtie_edu.lesson05 import exercises as ex
 from lmtie_edu.lesson05 import experiment as ae
 from lmtie_edu.lesson05 import figures as af
 from lmtie_edu.lesson05 import solutions
+from tests.probes import assert_all_refused
 
 torch.set_num_threads(1)
 
@@ -82,15 +83,10 @@ def test_bad_input(data):
         (lambda: af.autoencoder_panel(hidden=1), ValueError, r"hidden"),
         (lambda: af.autoencoder_panel(tie=None), TypeError, r"tie"),
     ]
-    failures = []
-    for call, error, message in cases:
-        try:
-            with pytest.raises(error, match=message):
-                call()
-        except BaseException as failure:  # noqa: BLE001 — collect every probe's outcome
-            failures.append(f"{message}: {type(failure).__name__}: {str(failure)[:200]}")
-    plt.close("all")
-    assert not failures, "\n".join(failures)
+    try:
+        assert_all_refused(cases)
+    finally:
+        plt.close("all")
 
 
 def test_numbers_and_dtypes_that_are_fine(data):

@@ -12,6 +12,7 @@ from lmtie_edu.lesson06 import figures as lm_figures
 from lmtie_edu.lesson06.data import lesson_data, training_windows
 from lmtie_edu.lesson06.similarity import nearest_neighbours
 from lmtie_edu.lesson06.summaries import mean_and_spread, perplexity
+from tests.probes import assert_all_refused
 from tools.bench import synthetic_runs
 
 
@@ -90,14 +91,7 @@ def test_bad_input(data):
         (lambda: corpus.load_similarity_benchmark("simlex"), ValueError, r"benchmark must be one of"),
         (lambda: corpus.load_similarity_benchmark(path="/nonexistent/x.txt"), FileNotFoundError, r"does not exist"),
     ]
-    failures = []
-    for call, error, message in cases:
-        try:
-            with pytest.raises(error, match=message):
-                call()
-        except BaseException as failure:  # noqa: BLE001 — collect every probe's outcome
-            failures.append(f"{message}: {type(failure).__name__}: {str(failure)[:200]}")
-    assert not failures, "\n".join(failures)
+    assert_all_refused(cases)
 
 
 def test_numbers_that_are_fine(data):

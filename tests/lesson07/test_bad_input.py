@@ -1,12 +1,12 @@
 """Lesson 07: bad inputs to the helpers, panel and checks the notebook calls (issue 24)."""
 
 import numpy as np
-import pytest
 import torch
 from torch import nn
 
 from lmtie_edu.lesson07 import checkpoints, pitfalls, sharing
 from lmtie_edu.lesson07 import figures as pitfall_figures
+from tests.probes import assert_all_refused
 
 
 def test_bad_input():
@@ -54,14 +54,7 @@ def test_bad_input():
         (lambda: sharing.tiny_t5(tie_word_embeddings=1), TypeError, r"tie_word_embeddings must be True or False"),
         (lambda: sharing.reload_t5_with_own_head(seed=-1), ValueError, r"seed must be an integer >= 0"),
     ]
-    failures = []
-    for call, error, message in cases:
-        try:
-            with pytest.raises(error, match=message):
-                call()
-        except BaseException as failure:  # noqa: BLE001 — collect every probe's outcome
-            failures.append(f"{message}: {type(failure).__name__}: {str(failure)[:200]}")
-    assert not failures, "\n".join(failures)
+    assert_all_refused(cases)
 
 
 def test_numbers_that_are_fine():

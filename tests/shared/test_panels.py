@@ -153,3 +153,14 @@ def test_a_refused_set_leaves_the_panel_exactly_as_it_was():
     with pytest.raises(ValueError, match="got 99"):
         panel.set(ids="1, 99", tie=True)  # refused by the lesson's compute, after the controls were set
     assert (panel.values(), dict(panel.result.numbers), bytes(panel.image.value), panel.redraws) == before
+
+
+def test_numpy_numbers_are_taken_by_the_constructor_and_set_alike():
+    import numpy as np
+
+    from lmtie_edu.lesson02.figures import logits_panel
+
+    panel = logits_panel(angle=np.int64(40), length=np.float32(1.5))
+    assert panel.values()["angle"] == 40 and type(panel.values()["angle"]) is int
+    panel.set(angle=np.int64(50))
+    assert panel.values()["angle"] == 50 and type(panel.values()["angle"]) is int

@@ -1,9 +1,9 @@
-"""Bad-input probes for lessons 01–03 (issue 24), shared by their test_bad_input.py files.
+"""Bad-input probes (issue 24), shared by the lessons' test_bad_input.py files.
 
 A probe is a call and what it must give: an error of a type whose message matches a regex (naming the argument
 and the expected value), or a result that ``check`` accepts. :func:`classify` sorts an outcome into the issue's
 kinds — (a) deep traceback, (b) silent wrong result, (c) misleading message, (d) hang, (e) clear error,
-(f) correct result — for the before/after counts (``python -m tests.lesson01.probes``).
+(f) correct result — for the before/after counts (``python -m tests.probes``).
 """
 
 from __future__ import annotations
@@ -87,3 +87,15 @@ if __name__ == "__main__":
         print(f"  {len(module.PROBES)} probes: {dict(sorted(kinds.items()))}")
         total += kinds
     print(f"all: {sum(total.values())} probes: {dict(sorted(total.items()))}")
+
+
+def assert_all_refused(cases) -> None:
+    """Each ``(call, error type, message regex)`` must raise that error with that message; report every miss."""
+    failures = []
+    for call, error, message in cases:
+        try:
+            with pytest.raises(error, match=message):
+                call()
+        except BaseException as failure:  # noqa: BLE001 — collect every probe's outcome
+            failures.append(f"{message}: {type(failure).__name__}: {str(failure)[:200]}")
+    assert not failures, "\n".join(failures)
