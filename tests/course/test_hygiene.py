@@ -248,3 +248,29 @@ def test_each_question_is_written_once_and_its_widget_matches_it(notebook):
         if isinstance(question, Choice):
             assert not any(option in words for option in question.options if len(option) > 12), (
                 f"{path.name}: the question above {name} spells out an option; the widget shows them")
+
+
+# -- every figure says what it shows ------------------------------------------------------------------------
+def _shows_figure(cell) -> bool:
+    """A stored PNG, or a lesson panel (a VBox widget that is not a predict-first question)."""
+    source = "".join(cell["source"])
+    return any("image/png" in out.get("data", {}) or (
+        "application/vnd.jupyter.widget-view+json" in out.get("data", {})
+        and "".join(out["data"].get("text/plain", "")).startswith("VBox") and "predict." not in source)
+        for out in cell.get("outputs", []))
+
+
+def test_every_figure_has_a_visible_caption(notebook):
+    """JupyterLab reads no alt metadata (jupyter/enhancement-proposals#120 is open); a caption every reader sees
+    is the text alternative, and the site copies it into the image's alt (tools/site/alt_text.py)."""
+    path, nb = notebook
+    missing = []
+    for index, cell in enumerate(nb["cells"]):
+        if cell["cell_type"] != "code" or not _shows_figure(cell):
+            continue
+        following = next((c for c in nb["cells"][index + 1:] if c["cell_type"] == "markdown"), None)
+        text = "".join(following["source"]).lstrip() if following else ""
+        if not text.startswith("**Figure"):
+            missing.append(index)
+    assert not missing, (f"{path.name}: the figures of cells {missing} have no caption — open the next markdown "
+                         "cell with '**Figure.** what it shows (axes, colours, the point it makes)'")

@@ -2,8 +2,10 @@
 
 A stored figure is a bare PNG: ``lmtie_edu.kit.plotting.show`` displays ``Image(png)``, whose text/plain is
 ``<IPython.core.display.Image object>``. If an output carries an ``alt`` in its metadata (``metadata.alt``
-or ``metadata["image/png"].alt``) that text is used as it is. Otherwise it is composed from what the lesson
-says about the figure:
+or ``metadata["image/png"].alt``) that text is used as it is; next comes the figure's visible caption (the
+``**Figure.** …`` paragraph opening the first markdown cell after it — the lessons' convention, since
+JupyterLab reads no alt metadata and a caption serves every reader). Otherwise it is composed from what the
+lesson says about the figure:
 
 - the titles and axis labels written in the cell's code (``title=``/``suptitle=``/``xlabel=``/``ylabel=``
   keywords, ``set_title``/``suptitle``/``set_xlabel``/``set_ylabel`` calls; in an f-string each
@@ -140,8 +142,24 @@ def last_sentence(markdown: str) -> str:
     return sentences[-1] if sentences else ""
 
 
+CAPTION = {"en": "**Figure", "zh-CN": "**图"}
+
+
+def caption(nb, index: int, lang: str = "en") -> str:
+    """The visible caption of the figure(s) of cell ``index``: the paragraph that opens the first markdown cell
+    after it with ``**Figure…**`` (``**图…**``), as plain text; "" when there is none."""
+    for following in nb.cells[index + 1:]:
+        if following.cell_type == "markdown":
+            first = following.source.strip().split("\n\n")[0]
+            return plain(first) if first.startswith(CAPTION[lang]) else ""
+    return ""
+
+
 def describe(nb, index: int, *, lang: str = "en", panel: bool = False, names: dict | None = None) -> str:
-    """The text alternative for the figure(s) of cell ``index``."""
+    """The text alternative for the figure(s) of cell ``index``: its visible caption, or one composed from
+    the code's titles and labels, the drawing function's docstring and the section."""
+    if found := caption(nb, index, lang):
+        return found
     words, cell = WORDS[lang], nb.cells[index]
     labels, docs = labels_in(cell.source, imports(nb) if names is None else names)
     heading, before = "", ""
