@@ -3,6 +3,8 @@
     python -m tools.study_time            # the table: core and optional minutes per lesson
     python -m tools.study_time --check    # exit 1 if a lesson's frame, the README or the instructor guide
                                           # states other minutes than the estimate
+    python -m tools.study_time --write    # write the estimates into the README's and the guide's lesson tables
+                                          # (each lesson's frame states them in its own words: edit it by hand)
     python -m tools.study_time --calibrate  # the rates against the lessons as they were timed
 
 A lesson is read as sections (its ``## `` headings). A section whose heading contains "Optional" is
@@ -136,6 +138,30 @@ def stated_in_table(text: str, stem: str) -> tuple[int, int] | None:
     return None
 
 
+def write_tables() -> list[str]:
+    """Set the last time column(s) of each lesson's row in README.md and docs/instructor.md to
+    '| core min | optional min |'; return the files changed."""
+    changed = []
+    estimates = {path.stem: estimate(path) for path in lessons()}
+    for target in (REPO / "README.md", REPO / "docs" / "instructor.md"):
+        lines = target.read_text(encoding="utf-8").splitlines(keepends=True)
+        for number, line in enumerate(lines):
+            stem = next((s for s in estimates if f"{s}.ipynb" in line), None)
+            if line.startswith("|") and stem:
+                row = estimates[stem]
+                cells = f"| {row['core']} min | {row['optional']} min |"
+                if re.search(r"\|\s*\d+\s*min\s*\|\s*\d+\s*min\s*\|", line):
+                    new = re.sub(r"\|\s*\d+\s*min\s*\|\s*\d+\s*min\s*\|", cells, line, count=1)
+                else:
+                    new = re.sub(r"\|\s*~?\d+\s*min\s*\|", cells, line, count=1)
+                lines[number] = new
+        text = "".join(lines)
+        if text != target.read_text(encoding="utf-8"):
+            target.write_text(text, encoding="utf-8")
+            changed.append(target.name)
+    return changed
+
+
 def mismatches() -> list[str]:
     found = []
     readme = (REPO / "README.md").read_text(encoding="utf-8")
@@ -175,12 +201,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="fail if a stated study time differs from the estimate")
     parser.add_argument("--calibrate", action="store_true", help="the rates against the timed lessons")
+    parser.add_argument("--write", action="store_true", help="write the estimates into the README and guide tables")
     args = parser.parse_args(argv)
     if args.calibrate:
         for lesson, error in calibration_errors().items():
             print(f"{lesson}: timed {TIMED[lesson]:>3} min, estimated {CALIBRATION[lesson].minutes():5.1f} "
                   f"min ({error:+.1%})")
         return 0 if all(abs(e) <= TOLERANCE for e in calibration_errors().values()) else 1
+    if args.write:
+        print("written: " + (", ".join(write_tables()) or "nothing to change"))
+        return 0
     if args.check:
         found = mismatches()
         print("\n".join(found) or "every stated study time is the estimate")
