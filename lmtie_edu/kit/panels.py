@@ -19,9 +19,12 @@ Use in a notebook::
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import html
 import math
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -118,16 +121,39 @@ def check_control_value(name: str, control, value):
         raise TypeError(f"{name} must be text; got {value!r}")
 
 
+@contextlib.contextmanager
+def _no_collection_pause():
+    """Hold Python's cyclic garbage collector during a redraw. Matplotlib allocates tens of thousands of objects
+    per figure, which triggers collections; in a kernel that has imported torch (and maybe transformers) a full
+    collection walks millions of objects, and a click would wait for it. Collection resumes afterwards, while
+    the learner looks at the figure."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 class TiePanel:
     """A *tie weights* toggle plus lesson controls, bound to ``compute``; redraws in place."""
 
+    CACHE_SIZE = 32  # states kept by a panel whose compute is pure (a few PNGs of ~30 kB each)
+
     def __init__(self, compute: Callable[..., PanelResult], *, controls: Mapping | None = None,
                  tie: bool = True, title: str = "", tie_description: str = "tie weights",
-                 values: Mapping | None = None):
+                 values: Mapping | None = None, pure: bool = False):
         """``values``: the starting value of each control as the caller asked for it. Checked by the same rule
         as :meth:`set` (a widget would clamp an out-of-range value silently), so the constructor and ``set()``
-        accept and refuse the same values."""
+        accept and refuse the same values.
+
+        ``pure=True`` promises that ``compute`` depends on its arguments only (no learner-owned model or
+        tensor that could change behind the panel): a state already drawn is then shown again from a small
+        cache instead of being recomputed — a learner flipping the toggle back and forth waits only once."""
         check_bool(tie, "tie")
+        check_bool(pure, "pure")
+        self._cache: OrderedDict | None = OrderedDict() if pure else None
         self.compute = compute
         self.tie = widgets.Checkbox(value=tie, description=tie_description, indent=False)
         self.controls = {"tie": self.tie, **dict(controls or {})}
@@ -187,16 +213,43 @@ class TiePanel:
     def redraw(self) -> PanelResult:
         """Call ``compute`` with the current values and show its figure and numbers."""
         started = time.perf_counter()
-        result = self.compute(**self.values())
-        if not isinstance(result, PanelResult):
-            raise TypeError(f"compute must return a PanelResult; got {type(result).__name__}")
-        self.image.value = figure_to_png(result.figure)
-        self.numbers.value = self._numbers_html(result.numbers)
+        key = self._cache_key()
+        if key is not None and key in self._cache:
+            self._cache.move_to_end(key)
+            result, png, numbers = self._cache[key]
+        else:
+            with _no_collection_pause():
+                result = self.compute(**self.values())
+                if not isinstance(result, PanelResult):
+                    raise TypeError(f"compute must return a PanelResult; got {type(result).__name__}")
+                png, numbers = figure_to_png(result.figure, fast=True), self._numbers_html(result.numbers)
+            if key is not None:
+                self._cache[key] = (result, png, numbers)
+                while len(self._cache) > self.CACHE_SIZE:
+                    self._cache.popitem(last=False)
+        self.image.value = png
+        self.numbers.value = numbers
         self.status.value = ""
         self.result = result
         self.redraws += 1
         self.last_redraw_seconds = time.perf_counter() - started
         return result
+
+    def _cache_key(self):
+        """The current values as a cache key, or None (no cache, or a value that cannot be hashed)."""
+        if self._cache is None:
+            return None
+        try:
+            key = tuple(sorted(self.values().items()))
+            hash(key)
+        except TypeError:
+            return None
+        return key
+
+    def forget(self) -> None:
+        """Drop the cached states (the next redraw of each is computed again)."""
+        if self._cache is not None:
+            self._cache.clear()
 
     def _on_change(self, change) -> None:
         if self._holding:

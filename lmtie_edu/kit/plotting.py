@@ -98,10 +98,15 @@ def _as_figure(fig) -> Figure:
                     f"got {type(fig).__name__}")
 
 
-def figure_to_png(fig: Figure) -> bytes:
-    """Render ``fig`` to PNG bytes (what the widgets send to the browser)."""
+def figure_to_png(fig: Figure, *, fast: bool = False) -> bytes:
+    """Render ``fig`` to PNG bytes (what the widgets send to the browser).
+
+    ``fast=True`` (a panel's redraw) compresses at zlib level 1: the same pixels (PNG is lossless), encoded in
+    about half the time for a file some 10 % larger — a click waits for the encoder, a stored notebook does
+    not."""
+    check_bool(fast, "fast")
     buffer = io.BytesIO()
-    _as_figure(fig).savefig(buffer, format="png", dpi=DPI)
+    _as_figure(fig).savefig(buffer, format="png", dpi=DPI, pil_kwargs={"compress_level": 1} if fast else None)
     return buffer.getvalue()
 
 
