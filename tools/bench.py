@@ -3,8 +3,13 @@
 Measures, on this machine:
 - each notebook's headless execution time (a fresh kernel per notebook, like nbval) and the
   kernel's peak memory — budget 20 s, or ``metadata.lmtie_edu.budget_seconds`` of the notebook;
-- every interactive operation in ``registry()`` below (median of ≥ 5 runs, 21 for a redraw),
-  e.g. a redraw-only *tie weights* toggle — budget 150 ms.
+- the *floor*: the cheapest redraw a panel can have here — a two-panel matplotlib figure (12 bars, a
+  12-point line, titles and labels) built, drawn and encoded to PNG by a ``TiePanel``;
+- every interactive operation in ``registry()`` below (median of ≥ 5 runs, 21 for a redraw), e.g. a
+  redraw-only *tie weights* toggle — budget 1.5 × the floor measured in the same run (and never above
+  150 ms); a retraining toggle — 1 s. Each redraw is timed *cold* (a pure panel's cache is cleared before
+  every flip) and broken down into compute + figure building, drawing and PNG encoding; a pure panel's
+  revisit of a state it has drawn (what a second click costs) is reported beside it.
 
 Prints a table and writes ``build/bench.json``. Exits 1 if a budget is missed.
 Run: ``python -m tools.bench [--only NAME_SUBSTRING] [--no-notebooks]``.
@@ -22,44 +27,21 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from tools.bench_kinds import (
+    FLOOR,
+    FLOOR_FACTOR,
+    REDRAW_BUDGET_SECONDS,
+    Benchmark,
+    floor_panel,
+    toggle_benchmark,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK_BUDGET_SECONDS = 20.0
-REDRAW_BUDGET_SECONDS = 0.150
 
 
-@dataclass
-class Benchmark:
-    """One interactive operation: ``run()`` does it once and may return extra metrics (a dict).
-
-    ``setup()``, if given, runs once before the timed runs (and only if the benchmark is selected),
-    so building a panel or a model costs nothing when ``--only`` picks another benchmark.
-    """
-
-    name: str
-    run: Callable[[], dict | None]
-    budget_seconds: float
-    repeats: int = 21
-    extra: dict = field(default_factory=dict)
-    setup: Callable[[], None] | None = None
-
-
-def toggle_benchmark(name: str, make_panel: Callable, *, control: str = "tie",
-                     budget_seconds: float = REDRAW_BUDGET_SECONDS, repeats: int = 21) -> Benchmark:
-    """Flip one checkbox of a panel ``repeats`` times; each flip is one full redraw (compute + PNG)."""
-    state = {}
-
-    def setup():
-        state["widget"] = make_panel().controls[control]
-        flip()  # warm-up: caches and lazy imports are not what a learner waits for on every click
-        flip()
-
-    def flip():
-        state["widget"].value = not state["widget"].value
-
-    return Benchmark(name, flip, budget_seconds, repeats, setup=setup)
 
 
 def _factory(target: str) -> Callable:
@@ -105,6 +87,7 @@ def _meta_build_benchmark() -> Benchmark:
 # timing: a panel is named here as "module:factory" and imported only when its benchmark is selected.
 def registry() -> list[Benchmark]:
     return [
+        toggle_benchmark(FLOOR, floor_panel, redraw_only=False),
         toggle_benchmark("01 lookup panel: tie toggle", _factory("lmtie_edu.lesson01.lookup:lookup_panel")),
         toggle_benchmark("02 logits panel: tie toggle", _factory("lmtie_edu.lesson02.figures:logits_panel")),
         toggle_benchmark("03 gradient panel: tie toggle", _factory("lmtie_edu.lesson03.figures:decomposition_panel")),
@@ -112,7 +95,8 @@ def registry() -> list[Benchmark]:
         _meta_build_benchmark(),
         # a tie toggle retrains 3 seeds from scratch (there is no cache to hit)
         toggle_benchmark("05 autoencoder panel: tie toggle (full retrain, 3 seeds)",
-                         _factory("lmtie_edu.lesson05.figures:autoencoder_panel"), budget_seconds=1.5, repeats=5),
+                         _factory("lmtie_edu.lesson05.figures:autoencoder_panel"), budget_seconds=1.0, repeats=5,
+                         redraw_only=False),
         toggle_benchmark("06 tying panel: tie toggle (cached curves)", _lesson06_panel),
         toggle_benchmark("07 tying-method panel: tie toggle", _factory("lmtie_edu.lesson07.figures:tying_method_panel")),
     ]
@@ -137,7 +121,20 @@ def measure(bench: Benchmark) -> dict:
 
 
 def run_operation_benchmarks(only: str | None) -> list[dict]:
-    return [measure(bench) for bench in registry() if not only or only in bench.name]
+    """Every selected benchmark; the floor first (always), and each redraw-only toggle's budget set from it."""
+    benches = registry()
+    floor = measure(next(b for b in benches if b.name == FLOOR))
+    rows = [floor]
+    for bench in benches:
+        if bench.name == FLOOR or (only and only not in bench.name):
+            continue
+        if bench.redraw_only:
+            bench.budget_seconds = round(min(REDRAW_BUDGET_SECONDS, FLOOR_FACTOR * floor["median_seconds"]), 4)
+        row = measure(bench)
+        if bench.redraw_only:
+            row["floors"] = round(row["median_seconds"] / floor["median_seconds"], 2)
+        rows.append(row)
+    return rows
 
 
 def execute_notebook(path: Path) -> dict:

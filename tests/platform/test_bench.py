@@ -33,11 +33,12 @@ def test_registry_names_one_operation_per_panel_and_every_lesson():
     benches = bench.registry()
     names = [b.name for b in benches]
     assert len(names) == len(set(names))
-    assert {name[:2] for name in names} == {"01", "02", "03", "04", "05", "06", "07"}
+    assert {name[:2] for name in names if name != bench.FLOOR} == {"01", "02", "03", "04", "05", "06", "07"}
+    assert names[0] == bench.FLOOR
     for b in benches:  # declaring is cheap: nothing is built before set-up
         assert b.setup is not None and b.budget_seconds > 0 and b.repeats >= 5
     retrain = next(b for b in benches if b.name.startswith("05"))
-    assert retrain.budget_seconds == 1.5 and "retrain" in retrain.name
+    assert retrain.budget_seconds == 1.0 and "retrain" in retrain.name and not retrain.redraw_only
 
 
 def test_registry_factories_resolve_to_panels():
@@ -72,3 +73,35 @@ def test_70b_build_memory_is_small():
 def test_memory_of_an_unknown_architecture_is_refused():
     with pytest.raises(ValueError, match="name must be one of"):
         build_memory("Llama-4")
+
+
+def test_redraw_budgets_are_set_from_the_floor_of_the_same_run(monkeypatch):
+    declared = bench.registry()
+    for b in declared:
+        b.repeats = 3
+    monkeypatch.setattr(bench, "registry", lambda: declared)
+    floor, lookup = bench.run_operation_benchmarks("01 lookup")
+    assert floor["name"] == bench.FLOOR and lookup["name"].startswith("01")
+    expected = min(bench.REDRAW_BUDGET_SECONDS, bench.FLOOR_FACTOR * floor["median_seconds"])
+    assert lookup["budget_seconds"] == pytest.approx(expected, abs=1e-4)
+    assert lookup["floors"] == pytest.approx(lookup["median_seconds"] / floor["median_seconds"], abs=0.01)
+    assert {"compute_and_build_ms", "draw_ms", "encode_ms"} <= set(lookup)
+    assert lookup["ok"] == (lookup["median_seconds"] <= lookup["budget_seconds"])
+
+
+def test_a_pure_panels_flips_are_timed_cold_and_its_revisit_apart():
+    from lmtie_edu.kit.panels import TiePanel
+    from tools.bench_kinds import floor_compute
+
+    calls = []
+
+    def counted(tie):
+        calls.append(tie)
+        return floor_compute(tie)
+
+    b = bench.toggle_benchmark("pure", lambda: TiePanel(counted, pure=True), repeats=3)
+    b.setup()
+    before = len(calls)
+    b.run()
+    assert len(calls) == before + 1  # the cache was cleared: the flip really computed
+    assert b.extra["revisit_ms"] >= 0
