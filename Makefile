@@ -30,7 +30,7 @@ LAB_STAMP  := $(VENV)/.lab-installed
 TEST_STAMP := $(VENV)/.test-installed
 
 .PHONY: lab test test-lessons test-unit solutions-check test-nbval test-integration test-fast test-browser lint \
-	notebooks solutions bench clean-venv help python-check
+	notebooks solutions bench bench-browser clean-venv help python-check
 
 help:
 	@echo "make lab           install (first time) and open JupyterLab on the lessons"
@@ -50,6 +50,7 @@ help:
 	@echo "make nbgrader      write an nbgrader course for graded labs into build/nbgrader/"
 	@echo "make test-nbgrader autograde every lesson with nbgrader: solutions 100 %, untouched stubs 0 %"
 	@echo "make test-hub      a real JupyterHub on 127.0.0.1 with 5 simulated students (nbgitpuller, isolation)"
+	@echo "make bench-browser click -> new figure in Chromium, each lesson alone -> build/browser-alone-timings.json"
 	@echo "make bench-hub     class-scale benchmark: N = 1, 5, 10, 20 students -> build/hub-bench.json"
 	@echo "make release-check build + twine-check the wheel and sdist, install the wheel in a fresh venv, run lesson 01"
 	@echo "make test-release  the same, reusing that venv while its pins are unchanged (part of make test)"
@@ -144,6 +145,11 @@ solutions: $(TEST_STAMP) $(MPL_READY)
 
 bench: $(TEST_STAMP)
 	$(PY) -m tools.bench
+
+# Click -> new figure in Chromium, each lesson alone (nothing running ahead), 11 clicks per lesson; the
+# medians go to build/browser-alone-timings.json and the terminal, beside the 300 ms aim.
+bench-browser: $(TEST_STAMP) $(MPL_READY)
+	LMTIE_BROWSER_ALONE=1 $(PY) -m pytest -q -rs -m browser tests/platform/browser/test_jupyterlab.py
 
 clean-venv:
 	rm -rf $(VENV)
