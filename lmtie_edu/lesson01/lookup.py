@@ -17,6 +17,7 @@ from lmtie_edu.shared.gradient_rows import nonzero_rows
 from lmtie_edu.shared.validation import check_positive_int
 
 from .checks import MAX_FIGURE_VOCAB, check_gradient_inputs, parse_ids
+from .figures import draw_gradient_rows
 
 __all__ = ["check_gradient_inputs", "lookup_figure", "lookup_panel", "next_token_gradient", "nonzero_rows",
            "parse_ids"]
@@ -49,8 +50,8 @@ def lookup_figure(ids_text: str = "2, 5, 5, 9", tie: bool = False, vocab_size: i
     fig, (left, right) = new_figure(1, 2, size=(8.0, 3.6))
     heatmap(left, out["weight"], title="embedding W (V×d); outlined: rows looked up", xlabel="dimension",
             ylabel="token id", highlight_rows=out["inputs"])
-    heatmap(right, out["grad"], title=("W.grad, tied: every row gets gradient" if tie else "W.grad, untied: only rows looked up"),
-            xlabel="dimension", highlight_rows=out["inputs"])
+    draw_gradient_rows(right, out["grad"], highlight_rows=out["inputs"],
+                       title="W.grad, tied: every row gets gradient" if tie else "W.grad, untied: only rows looked up")
     return PanelResult(fig, {
         "inputs (looked up)": str(out["inputs"]),
         "targets (predicted)": str(out["targets"]),

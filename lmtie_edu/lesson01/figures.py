@@ -1,0 +1,61 @@
+"""Lesson 01's figures: the gradient rows of the panel, and the diagram of the one matrix in its two roles."""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib import colormaps
+from matplotlib.colors import ListedColormap
+from matplotlib.patches import Rectangle
+
+from lmtie_edu.kit.diagrams import HEAD, INK, LOOKUP, SHARED, arrow, canvas, matrix, note
+from lmtie_edu.shared.validation import check_matrix
+
+__all__ = ["draw_gradient_rows", "draw_shared_matrix"]
+
+#: |gradient| colours: the smallest non-zero value is already a clear green, so no non-zero row looks white.
+_GREENS = ListedColormap(colormaps["Greens"](np.linspace(0.35, 1.0, 256))).with_extremes(bad="white")
+
+
+def draw_gradient_rows(ax, grad, *, title: str, highlight_rows=()) -> None:
+    """|grad| on a log colour scale: every non-zero entry is green, exact zeros are white and their rows
+    are marked "0", so which rows get gradient shows at any magnitude."""
+    values = check_matrix(grad, "grad").detach().abs().double().numpy()
+    nonzero = values > 0
+    exponents = np.ma.masked_array(np.log10(np.where(nonzero, values, 1.0)), mask=~nonzero)  # zeros: white
+    high = float(exponents.max()) if nonzero.any() else 0.0
+    low = min(float(exponents.min()) if nonzero.any() else -1.0, high - 1)  # at least one decade
+    image = ax.imshow(exponents, cmap=_GREENS, vmin=low, vmax=high, aspect="auto", interpolation="nearest")
+    rows, cols = values.shape
+    for row in range(rows):
+        if not values[row].any() and rows <= 32:
+            ax.text((cols - 1) / 2, row, "0", ha="center", va="center", fontsize=7, color="#888888")
+    for row in sorted(set(int(r) for r in highlight_rows)):
+        ax.add_patch(Rectangle((-0.5, row - 0.5), cols, 1, fill=False, edgecolor="black", linewidth=1.6))
+    ax.set_title(title, fontsize=10)
+    ax.set_xlabel("dimension")
+    if rows <= 32:
+        ax.set_yticks(range(rows))
+        ax.tick_params(axis="y", labelsize=7)
+    bar = ax.figure.colorbar(image, ax=ax, shrink=0.85)
+    bar.set_label("log₁₀ |gradient|; white = exactly 0", fontsize=8)
+    bar.ax.tick_params(labelsize=7)
+
+
+def draw_shared_matrix():
+    """The idea of the tie: one matrix W; the lookup of token 2 reads row 2, and row 2 · h is the logit of
+    token 2 (V = 6, d = 4, drawn as cells)."""
+    fig, ax = canvas(width=25, height=11)
+    i, rows, cols = 2, 6, 4
+    W = matrix(ax, x=7, y=2.2, rows=rows, cols=cols, name="W  (V × d)", highlight={i: SHARED})
+    note(ax, 0.3, 10.4, "embedding: look up token 2", color=LOOKUP, fontsize=10, weight="bold")
+    note(ax, 0.8, W.row_y(i), "token 2", color=LOOKUP, fontsize=10)
+    arrow(ax, (3.3, W.row_y(i)), W.row_start(i), "reads row 2", color=LOOKUP, offset=(0, 0.3))
+    note(ax, 12.0, W.y + 3, "@", fontsize=13, ha="center")
+    matrix(ax, x=13.0, y=W.y + 1, rows=cols, cols=1, name="h", fill="#d9d9d9")
+    note(ax, 15.0, W.y + 3, "=", fontsize=13, ha="center")
+    logits = matrix(ax, x=16.0, y=W.y, rows=rows, cols=1, name="logits", highlight={i: HEAD})
+    note(ax, 17.4, logits.row_y(i), "logit of token 2 = row 2 · h", color=HEAD)
+    note(ax, 12.0, 10.4, "output head: score every token", color=HEAD, fontsize=10, weight="bold")
+    note(ax, 0.3, 1.1, "tied (head.weight = embedding.weight): one matrix W, two roles —", color=SHARED)
+    note(ax, 0.3, 0.35, "its row 2 is token 2's input vector and token 2's output vector", color=INK)
+    return fig
