@@ -8,6 +8,7 @@ import math
 import ipywidgets as widgets
 import torch
 
+from lmtie_edu.kit.diagrams import HEAD, LOOKUP, SHARED, arrow, canvas, matrix, note
 from lmtie_edu.kit.panels import PanelResult, TiePanel
 from lmtie_edu.kit.plotting import new_figure
 from lmtie_edu.shared.validation import check_bool, check_matrix, check_positive_int
@@ -28,35 +29,47 @@ def _check_labels(labels, W) -> list[str]:
 
 
 def draw_arrows(ax, W, labels, h=None, *, highlight=(), color=BLUE) -> None:
-    """Token vectors as arrows from the origin (labelled at their tips), plus the hidden state ``h`` in black."""
+    """Token vectors as arrows from the origin, each labelled just beyond its tip (along its direction, so
+    arrows that point different ways get labels apart), plus the hidden state ``h`` in black."""
     W = W.detach()
     extent = float(W.abs().max())
     if h is not None:
         extent = max(extent, float(h.abs().max()))
     extent = 1.15 * extent + 0.3
     points = W.tolist()
+    xs = [p[0] for p in points] + ([float(h[0])] if h is not None else []) + [0.0]
+    ys = [p[1] for p in points] + ([float(h[1])] if h is not None else []) + [0.0]
     colors = [RED if i in highlight else color for i in range(len(points))]
     # one quiver artist for all arrows: much cheaper to render than one annotation per arrow
     ax.quiver([0.0] * len(points), [0.0] * len(points), [p[0] for p in points], [p[1] for p in points],
               color=colors, angles="xy", scale_units="xy", scale=1, width=0.008, zorder=3)
     for i, (x, y) in enumerate(points):
-        ax.text(x + 0.25 * math.copysign(1, x), y + 0.12 * math.copysign(1, y), labels[i], fontsize=8,
-                ha="center", va="center", fontweight="bold" if i in highlight else "normal")
+        length = math.hypot(x, y) or 1.0
+        ax.text(x + 0.3 * x / length, y + 0.3 * y / length, labels[i], fontsize=8, ha="center", va="center",
+                fontweight="bold" if i in highlight else "normal")
     if h is not None:
         hx, hy = h.tolist()
-        # h underneath, half transparent: a token arrow that h points straight at stays visible
-        ax.quiver([0.0], [0.0], [hx], [hy], color="black", alpha=0.5, angles="xy", scale_units="xy", scale=1,
-                  width=0.016, zorder=2)
-        # label h beside the middle of its shaft (tips are where the token labels sit)
-        length = math.hypot(hx, hy) or 1.0
-        ax.text(0.5 * hx - 0.32 * hy / length, 0.5 * hy + 0.32 * hx / length, "h", fontsize=11,
-                fontweight="bold", ha="center", va="center")
+        ax.quiver([0.0], [0.0], [hx], [hy], color="black", angles="xy", scale_units="xy", scale=1,
+                  width=0.011, zorder=4)
+        # label h beside the middle of its shaft, on the side away from the token arrow nearest in angle
+        length = math.hypot(hx, hy)
+        side = 1.0
+        if points:
+            nearest = max(points, key=lambda p: (p[0] * hx + p[1] * hy) / ((math.hypot(*p) or 1.0) * (length or 1.0)))
+            side = -1.0 if (hx * nearest[1] - hy * nearest[0]) > 0 else 1.0   # the nearest arrow is to the left
+        if length > 0.05:  # a zero h is a dot at the origin: no label on top of it
+            ax.text(0.55 * hx - side * 0.3 * hy / length, 0.55 * hy + side * 0.3 * hx / length, "h", fontsize=11,
+                    fontweight="bold", ha="center", va="center")
     ax.axhline(0, color=GREY, linewidth=0.6)
     ax.axvline(0, color=GREY, linewidth=0.6)
-    ax.set_xlim(-extent, extent)
-    ax.set_ylim(-extent, extent)
-    ax.set_xticks([-2, 0, 2] if extent > 2 else [-1, 0, 1])
-    ax.set_yticks([-2, 0, 2] if extent > 2 else [-1, 0, 1])
+    pad = 0.12 * extent + 0.25  # room for the labels beyond the tips
+    ax.set_xlim(min(xs) - pad, max(xs) + pad)
+    ax.set_ylim(min(ys) - pad, max(ys) + pad)
+    step = 2 if extent > 2 else 1
+    ax.set_xticks(range(-step * 10, step * 11, step))
+    ax.set_yticks(range(-step * 10, step * 11, step))
+    ax.set_xlim(min(xs) - pad, max(xs) + pad)
+    ax.set_ylim(min(ys) - pad, max(ys) + pad)
     ax.set_aspect("equal")
 
 
@@ -94,7 +107,9 @@ def geometry_figure(h: torch.Tensor, W: torch.Tensor, labels, *, title: str = "t
     with torch.no_grad():
         scores = score_table(h, W)
     labels = _check_labels(labels, W)
-    fig, axes = new_figure(1, 3, size=(10.0, 3.4), margins=dict(left=0.04, right=0.98, bottom=0.12, top=0.88, wspace=0.35))
+    fig, axes = new_figure(1, 3, size=(10.5, 4.0), margins=dict(left=0.04, right=0.98, bottom=0.08, top=0.9, wspace=0.3))
+    for ax, box in zip(axes, ((0.04, 0.08, 0.42, 0.82), (0.52, 0.08, 0.21, 0.82), (0.77, 0.08, 0.21, 0.82)), strict=True):
+        ax.set_position(box)  # the arrows get the widest panel: their labels must not touch
     draw_arrows(axes[0], W, labels, h, highlight=(scores["top"],))
     axes[0].set_title(title, fontsize=10)
     draw_bars(axes[1], scores["logits"], labels, title="logits = h · w_i", highlight=scores["top"])
@@ -147,9 +162,32 @@ def norm_cosine_figure(h: torch.Tensor, W: torch.Tensor, labels, *, k: int = 6):
     return fig, scores
 
 
+# -- the diagram ----------------------------------------------------------------------------------------
+
+def draw_shared_matrix():
+    """The idea of the lesson as a picture: one matrix W (V × d) whose row i is read by the lookup of token i
+    and, in the head, multiplied by h to give the logit z_i — the same row in both roles."""
+    fig, ax = canvas(width=27, height=11.5)
+    i = 3  # the row drawn as "row i"
+    W = matrix(ax, x=10.5, y=1.0, rows=8, cols=4, name="W  (V × d)", highlight={i: SHARED})
+    z = matrix(ax, x=23.5, y=1.0, rows=8, cols=1, name="logits z", highlight={i: HEAD})
+    y = W.row_y(i)
+    note(ax, 0.3, y, "token i", fontsize=10, weight="bold")
+    arrow(ax, (3.2, y), W.row_start(i), "lookup reads row i", color=LOOKUP)
+    note(ax, 0.3, y - 1.4, "row i = e_i, the input vector;\nthe body turns the context\ninto h", color=LOOKUP,
+         fontsize=8, va="top")
+    h = matrix(ax, x=15.0, y=8.6, rows=1, cols=4, name="h  (from the body)")
+    arrow(ax, W.row_end(i), z.row_start(i), "h · row i = z_i", color=HEAD, text_at=0.72, offset=(0.0, 0.3))
+    arrow(ax, h.bottom(), (h.bottom()[0], y + 0.25), color=HEAD)
+    note(ax, 14.8, y - 1.1, "the head: h times every row j\ngives z_j; the same row i\nthat the lookup read gives z_i",
+         color=HEAD, fontsize=8, va="top")
+    note(ax, W.x - 0.2, 0.35, "tied: one Parameter, two roles", color=SHARED, fontsize=9, ha="left")
+    return fig
+
+
 # -- the panel ----------------------------------------------------------------------------------------
 
-def logits_figure(angle: int = 50, length: float = 1.3, tie: bool = True) -> PanelResult:
+def logits_figure(angle: int = 60, length: float = 1.3, tie: bool = True) -> PanelResult:
     """The lesson 02 panel: the head's rows (W_emb when tied, an independent W_out when not), h, bars."""
     labels, embedding, head = toy_vocabulary()
     check_bool(tie, "tie")
@@ -165,7 +203,7 @@ def logits_figure(angle: int = 50, length: float = 1.3, tie: bool = True) -> Pan
     })
 
 
-def logits_panel(angle: int = 50, length: float = 1.3, tie: bool = True) -> TiePanel:
+def logits_panel(angle: int = 60, length: float = 1.3, tie: bool = True) -> TiePanel:
     """Widget: turn and stretch the hidden state, toggle tying, watch the logits and the softmax."""
     controls = {
         "angle": widgets.IntSlider(min=0, max=355, step=5, description="angle of h (°)"),

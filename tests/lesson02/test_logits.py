@@ -21,7 +21,7 @@ def test_toy_vocabulary_shapes_and_independent_head(toy):
 
 def test_default_hidden_state_top_is_not_nearest(toy):
     labels, emb, _ = toy
-    scores = logits.score_table(logits.hidden_from_polar(50, 1.3), emb)
+    scores = logits.score_table(logits.hidden_from_polar(60, 1.3), emb)
     assert labels[scores["top"]] == "the" and labels[scores["nearest"]] == "cat"
 
 
@@ -150,12 +150,12 @@ def test_geometry_figure_scores(toy):
 
 
 def test_logits_figure_tie_switches_head():
-    tied, untied = figures.logits_figure(50, 1.3, True), figures.logits_figure(50, 1.3, False)
+    tied, untied = figures.logits_figure(60, 1.3, True), figures.logits_figure(60, 1.3, False)
     assert isinstance(tied, PanelResult)
     assert tied.numbers["top token (largest h·w)"] == "the"
     assert untied.numbers["top token (largest h·w)"] != "the"
     with pytest.raises(TypeError):
-        figures.logits_figure(50, 1.3, "yes")
+        figures.logits_figure(60, 1.3, "yes")
 
 
 def test_panel_toggle_and_bad_values():
@@ -178,14 +178,14 @@ def test_panel_toggle_and_bad_values():
 
 def test_prediction_top_token_toy(toy):
     labels, W_emb, _ = toy
-    s = logits.score_table(logits.hidden_from_polar(50, 1.3), W_emb)
+    s = logits.score_table(logits.hidden_from_polar(60, 1.3), W_emb)
     assert labels[s["nearest"]] == "cat"
     assert labels[s["top"]] == predict.top_token_toy.right
 
 
 def test_prediction_longer_hidden_state(toy):
     _, W_emb, _ = toy
-    short, long = (logits.score_table(logits.hidden_from_polar(50, length), W_emb) for length in (1.3, 3.0))
+    short, long = (logits.score_table(logits.hidden_from_polar(60, length), W_emb) for length in (1.3, 3.0))
     assert short["top"] == long["top"]
     assert long["probabilities"][long["top"]] > short["probabilities"][short["top"]]
     assert predict.longer_hidden_state.right == "the same top token, with a higher probability"
@@ -242,3 +242,32 @@ def test_prediction_gpt2_repeats_input():
         direct = (gpt2.lm_head(gpt2.transformer.ln_f(e_x)).argmax(dim=-1) == ids).all().item()
     assert top_is_input <= 5 and direct
     assert predict.gpt2_repeats_input.right == "almost none (a few at most)"
+
+
+def test_draw_shared_matrix_is_a_diagram():
+    fig = figures.draw_shared_matrix()
+    texts = [t.get_text() for t in fig.axes[0].texts]
+    assert "lookup reads row i" in texts and "h · row i = z_i" in texts
+    assert not fig.axes[0].axison
+
+
+def test_geometry_figure_separates_h_from_cat(toy):
+    """The lesson's hidden state (60°, 1.3) is nearest to 'cat' but at least 10° away from it, so the arrows part."""
+    import math
+
+    labels, emb, _ = toy
+    h = logits.hidden_from_polar(60, 1.3)
+    cat = emb[labels.index("cat")]
+    angle = math.degrees(math.acos(float(h @ cat / (h.norm() * cat.norm()))))
+    assert angle > 10
+    assert labels[logits.score_table(h, emb)["nearest"]] == "cat"
+
+
+def test_count_random_draws_counts_without_drawing():
+    from lmtie_edu.lesson02.draws import count_random_draws
+
+    with count_random_draws() as counter:
+        layer = torch.nn.Linear(3, 4)                   # kaiming_uniform_ of 12 weights, uniform_ of 4 biases
+        filled = torch.zeros(5).normal_()               # an in-place random method: counted, skipped
+    assert counter.count == 12 + 4 + 5 and counter.calls == 3
+    assert torch.equal(filled, torch.zeros(5)) and layer.weight.shape == (4, 3)
