@@ -24,7 +24,7 @@ TOY_LABELS = ("the", "cat", "dog", "sat", "ran", "mat", "on", "a")
 def toy_vocabulary() -> tuple[list[str], torch.Tensor, torch.Tensor]:
     """Eight tokens in d = 2: labels, an embedding matrix W_emb (8, 2) and an independent W_out (8, 2).
 
-    W_emb is hand-made: "the" is a long vector (frequent tokens often have large norms), "cat" and
+    W_emb is hand-made: "the" is a long vector (chosen so, to make the point: a trained model need not do this), "cat" and
     "dog" are short and close together. W_out is a different matrix from a fixed seed, standing in
     for an untied head that learned its own vectors.
     """
