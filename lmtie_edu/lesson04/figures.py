@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 import torch
+from matplotlib.patches import Patch
 
 from lmtie_edu.kit.plotting import new_figure
 from lmtie_edu.shared.validation import check_number
@@ -124,17 +125,20 @@ def share_vs_size_figure(rows, curves):
 
 
 def memory_figure(rows):
-    """Memory of one V×d matrix per real model, in fp32 and in bf16 (GiB)."""
+    """Memory of one V×d matrix per real model, in fp32 and in bf16 (GiB); models that do not tie hatched."""
     rows = _check_rows(rows)
     fig, ax = new_figure(size=(8.0, 3.6), layout="constrained")  # static: crowded labels
     x = np.arange(len(rows))
-    gib = {dtype: [size * r["vocab_size"] * r["d_model"] / 2**30 for r in rows] for dtype, size in (("fp32", 4), ("bf16", 2))}
-    for offset, dtype in ((-0.2, "fp32"), (0.2, "bf16")):
-        ax.bar(x + offset, gib[dtype], width=0.4, label=dtype)
+    hatch = ["" if r["ties"] else "///" for r in rows]
+    for offset, dtype, size, colour in ((-0.2, "fp32", 4, "#4C72B0"), (0.2, "bf16", 2, "#DD8452")):
+        gib = [size * r["vocab_size"] * r["d_model"] / 2**30 for r in rows]
+        ax.bar(x + offset, gib, width=0.4, label=dtype, color=colour, hatch=hatch, edgecolor="white", linewidth=0)
+    handles, _ = ax.get_legend_handles_labels()
+    handles.append(Patch(facecolor="lightgrey", edgecolor="white", hatch="///", label="hatched: does not tie"))
     ax.set_xticks(x, [r["name"] for r in rows], rotation=35, ha="right", fontsize=8)
     ax.set_ylabel("GiB for one V×d matrix")
-    ax.set_title(f"The matrix tying removes weighs up to {max(gib['fp32']):.2f} GiB in fp32 (weights only)", fontsize=10)
-    ax.legend()
+    ax.set_title("Memory of one V×d matrix (weights only), in fp32 and bf16", fontsize=10)
+    ax.legend(handles=handles, fontsize=8)
     return fig
 
 

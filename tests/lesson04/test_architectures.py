@@ -58,8 +58,25 @@ def test_flipped_totals_differ_by_one_matrix_except_bert_bias(counts):
             assert flipped_ties and flipped_total == total
             continue
         assert flipped_ties is not tied, name
-        extra = a.vocab_size if name.startswith("BERT") else 0  # untied BERT keeps a second V-sized bias
+        extra = a.vocab_size if name.startswith("BERT") else 0  # untied BERT keeps an orphan V-sized bias
         assert abs(flipped_total - total) == a.vocab_size * a.d_model + extra, name
+
+
+def test_untied_bert_extra_bias_is_an_orphan_no_gradient_reaches():
+    """The lesson's §2 cell: tied, decoder.bias is cls.predictions.bias; untied (transformers 5.24), the decoder
+    has its own bias and cls.predictions.bias gets no gradient. If a new transformers changes this, the prose must."""
+    import torch
+    from transformers import BertConfig, BertForMaskedLM
+
+    small = dict(vocab_size=100, hidden_size=16, num_hidden_layers=1, num_attention_heads=2, intermediate_size=32)
+    for tie in (True, False):
+        model = BertForMaskedLM(BertConfig(**small, tie_word_embeddings=tie))
+        ids = torch.randint(0, 100, (2, 8), generator=torch.Generator().manual_seed(0))
+        model(input_ids=ids, labels=ids).loss.backward()
+        head = model.cls.predictions
+        assert (head.decoder.bias is head.bias) is tie
+        assert head.decoder.bias.grad is not None
+        assert (head.bias.grad is None) is not tie
 
 
 def test_t5_shares_three_ways_and_refuses_to_untie(counts):
