@@ -4,7 +4,8 @@ A tied model's ``state_dict()`` lists the shared matrix under two keys that read
 helpers here let the lesson's cells ask what a checkpoint costs without managing files:
 ``count_unique_elements`` (elements, each element of memory once), ``torch_checkpoint`` (``torch.save``
 + ``torch.load(weights_only=True)``), ``safetensors_checkpoint`` (``save_model``) and
-``safetensors_save_file_error`` (what ``save_file`` says about a tied state dict).
+``safetensors_save_file_error`` (what ``save_file`` says about a tied state dict). Their argument checks
+are in ``checks``.
 """
 
 from __future__ import annotations
@@ -16,20 +17,7 @@ from collections.abc import Iterable, Mapping
 import torch
 from torch import nn
 
-
-def _check_countable(tensor) -> torch.Tensor:
-    if not isinstance(tensor, torch.Tensor):
-        raise TypeError(f"every item must be a torch.Tensor; got {type(tensor).__name__}")
-    if tensor.device.type == "meta":
-        raise ValueError("meta tensors have no storage to compare; count them with model.parameters() instead")
-    _refuse_sparse(tensor, "count")
-    return tensor
-
-
-def _refuse_sparse(tensor: torch.Tensor, what: str) -> None:
-    if tensor.layout != torch.strided:
-        raise ValueError(f"cannot {what} a sparse tensor ({tensor.layout}): it has no single storage of its "
-                         f"elements; pass tensor.to_dense()")
+from .checks import check_countable, check_model, check_state_dict
 
 
 def count_unique_elements(tensors: Iterable[torch.Tensor] | Mapping) -> int:
@@ -41,7 +29,7 @@ def count_unique_elements(tensors: Iterable[torch.Tensor] | Mapping) -> int:
     if isinstance(tensors, (torch.Tensor, nn.Module, str, bytes)) or not isinstance(tensors, Iterable):
         raise TypeError(f"pass an iterable of tensors (e.g. state_dict().values()); got {type(tensors).__name__}")
     covered: dict[tuple[int, int], torch.Tensor] = {}  # (storage address, element size) -> element read?
-    for tensor in map(_check_countable, tensors):
+    for tensor in map(check_countable, tensors):
         if tensor.numel() == 0:
             continue  # empty tensors may all report data_ptr 0: nothing to count, nothing to confuse
         storage = tensor.untyped_storage()
@@ -53,39 +41,14 @@ def count_unique_elements(tensors: Iterable[torch.Tensor] | Mapping) -> int:
     return sum(int(read.sum()) for read in covered.values())
 
 
-def _check_state_dict(state_dict, *, for_safetensors: bool = False) -> Mapping:
-    if not isinstance(state_dict, Mapping) or not all(isinstance(v, torch.Tensor) for v in state_dict.values()):
-        raise TypeError(f"state_dict must be a mapping of names to tensors (model.state_dict()); "
-                        f"got {type(state_dict).__name__}")
-    if not all(isinstance(k, str) for k in state_dict):
-        raise TypeError(f"state_dict keys must be strings (parameter names); got {sorted(map(repr, state_dict))}")
-    meta = sorted(k for k, v in state_dict.items() if v.device.type == "meta")
-    if meta:
-        raise ValueError(f"meta tensors hold no values to save; got meta tensors for {meta}")
-    for value in state_dict.values():
-        _refuse_sparse(value, "save")
-    if for_safetensors:
-        strided = sorted(k for k, v in state_dict.items() if not v.is_contiguous())
-        if strided:
-            raise ValueError(f"safetensors saves contiguous tensors only; call .contiguous() on {strided}")
-    return state_dict
-
-
 def torch_checkpoint(state_dict) -> tuple[int, dict]:
     """``torch.save`` a state dict into a temporary folder; return (file size in bytes, what
     ``torch.load(..., weights_only=True)`` gives back). The file name is fixed, so the size is too."""
-    _check_state_dict(state_dict)
+    check_state_dict(state_dict)
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "checkpoint.pt")
         torch.save(state_dict, path)
         return os.path.getsize(path), torch.load(path, weights_only=True)
-
-
-def _check_model(model) -> nn.Module:
-    if not isinstance(model, nn.Module):
-        raise TypeError(f"model must be an nn.Module; got {type(model).__name__}")
-    _check_state_dict(model.state_dict(), for_safetensors=True)
-    return model
 
 
 def safetensors_checkpoint(model: nn.Module) -> tuple[int, dict]:
@@ -93,7 +56,7 @@ def safetensors_checkpoint(model: nn.Module) -> tuple[int, dict]:
     file size in bytes and the tensors stored in the file (``load_file``)."""
     from safetensors.torch import load_file, save_model
 
-    _check_model(model)
+    check_model(model)
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "model.safetensors")
         save_model(model, path)
@@ -105,7 +68,7 @@ def safetensors_save_file_error(state_dict) -> str | None:
     its first sentence with the shared names sorted (the library prints a set, whose order varies)."""
     from safetensors.torch import save_file
 
-    _check_state_dict(state_dict, for_safetensors=True)
+    check_state_dict(state_dict, for_safetensors=True)
     with tempfile.TemporaryDirectory() as folder:
         try:
             save_file(dict(state_dict), os.path.join(folder, "model.safetensors"))

@@ -1,8 +1,10 @@
-"""Lesson 07 — the tying-method panel: share, copy, or a new Parameter after the optimiser.
+"""Lesson 07 — the lesson's picture and its panel.
 
-The lesson's cells run each method once and print what happens; this module replays the same small
-experiment (``TinyLM(16, 8)``, Adam, a fixed batch) for the panel, following three entries of the
-embedding E and of the head H over the optimiser steps.
+- ``draw_three_way_sharing``: the diagram of one matrix in three roles of an encoder–decoder (encoder
+  input, decoder input, output head), drawn with ``lmtie_edu.kit.diagrams``.
+- ``tying_method_panel``: share, copy, or a new Parameter after the optimiser. The lesson's cells run each
+  method once and print what happens; the panel replays the same small experiment (``TinyLM(16, 8)``,
+  Adam, a fixed batch), following three entries of the embedding E and of the head H over the steps.
 """
 
 from __future__ import annotations
@@ -12,9 +14,11 @@ import functools
 import ipywidgets as widgets
 import torch
 import torch.nn.functional as F
+from matplotlib.patches import Rectangle
 from matplotlib.ticker import MaxNLocator
 from torch import nn
 
+from lmtie_edu.kit.diagrams import GRAD, HEAD, INK, LOOKUP, SHARED, arrow, canvas, matrix, note
 from lmtie_edu.kit.panels import PanelResult, TiePanel
 from lmtie_edu.kit.plotting import new_figure
 from lmtie_edu.shared.models import TinyLM
@@ -22,11 +26,33 @@ from lmtie_edu.shared.seeding import seeded
 from lmtie_edu.shared.tying import shares_parameter
 from lmtie_edu.shared.validation import check_bool, check_choice, check_number, check_positive_int
 
-from .pitfalls import check_size, demo_data, in_optimiser
+from .checks import check_size
+from .pitfalls import demo_data, in_optimiser
 
 METHODS = ("share", "copy", "new Parameter after optimiser")
 # Which entries of the (V, d) matrices the panel follows: (token row, dimension).
 TRACKED = ((1, 0), (4, 2), (7, 5))
+
+
+def draw_three_way_sharing():
+    """One V × d matrix read in three roles: encoder input, decoder input (a row each) and output head (every row)."""
+    fig, ax = canvas(width=30, height=13)
+    box = {"boxstyle": "round,pad=0.45", "facecolor": "white", "edgecolor": INK, "linewidth": 1.2}
+    note(ax, 5.5, 11.3, "encoder", ha="center", fontsize=10, bbox=box)
+    note(ax, 24.5, 11.3, "decoder", ha="center", fontsize=10, bbox=box)
+    arrow(ax, (8.2, 11.3), (21.8, 11.3), "encoder output", fontsize=8.5)
+    W = matrix(ax, x=13, y=2, rows=7, cols=4, fill=SHARED, highlight={1: LOOKUP, 4: LOOKUP},
+               name="W: one Parameter, V × d", name_side="bottom")
+    ax.add_patch(Rectangle((W.x - 0.12, W.y - 0.12), W.cols + 0.24, W.rows + 0.24, fill=False, edgecolor=HEAD,
+                           linewidth=2.2))  # the head's frame: it reads every row
+    arrow(ax, W.row_start(1), (5.5, 10.4), color=LOOKUP, curve=-0.25)
+    note(ax, 3.2, 8.2, "① encoder input:\nthe row of a source token", color=LOOKUP)
+    arrow(ax, W.row_end(4), (23.3, 10.4), color=LOOKUP, curve=0.25)
+    note(ax, 17.5, 9.8, "② decoder input:\nthe row of a target token", color=LOOKUP)
+    arrow(ax, (25.6, 10.4), (W.x + W.cols + 0.25, 3.0), color=HEAD, curve=-0.35)
+    note(ax, 26.0, 6.2, "③ output head:\nlogits = h Wᵀ,\nevery row", color=HEAD)
+    note(ax, 0.5, 4.0, "gradient, in one .grad:\n∇W = ∇① + ∇② + ∇③", color=GRAD)
+    return fig
 
 
 def build_with_method(method: str, *, tie: bool = True, vocab_size: int = 16, d_model: int = 8,
@@ -117,7 +143,9 @@ def tying_method_figure(tie: bool = True, method: str = "share", steps: int = 10
     x = range(steps + 1)
     colours = ("tab:blue", "tab:orange", "tab:green")
     for k, (row, col) in enumerate(TRACKED):
-        left.plot(x, out["embedding"][:, k], color=colours[k], lw=2.2, label=f"E[{row},{col}]")
+        # E as a wide pale band, H as a dashed line on top: where E = H the dashes run inside the band
+        left.plot(x, out["embedding"][:, k], color=colours[k], lw=6, alpha=0.35, solid_capstyle="butt",
+                  label=f"E[{row},{col}]")
         left.plot(x, out["head"][:, k], color=colours[k], lw=1.4, ls="--", marker=".", label=f"H[{row},{col}]")
     values = torch.cat([out["embedding"].flatten(), out["head"].flatten()])
     low, high = values.min().item(), values.max().item()
@@ -126,10 +154,11 @@ def tying_method_figure(tie: bool = True, method: str = "share", steps: int = 10
     left.set_title(f"{label}: {story.get((equal, trained), 'E does not train')}" if tie else label, fontsize=9)
     left.set_xlabel("optimiser step")
     left.set_ylabel("weight value")
-    left.legend(fontsize=6.5, ncol=3, loc="upper left", title="E solid, H dashed", title_fontsize=6.5)
-    # grey first and with bigger markers: when both lines sit at zero, both stay visible
-    right.plot(x, out["moved"], color="tab:gray", marker="s", ms=6, label="max |E − E₀| (did E move?)")
-    right.plot(x, out["max_difference"], color="tab:red", marker="o", ms=3, label="max |E − H|")
+    left.legend(fontsize=6.5, ncol=3, loc="upper left", title="E wide band, H dashed", title_fontsize=6.5)
+    # grey as a wide pale band, red dashed on top: when both sit at zero, the red dashes run inside the grey band
+    right.plot(x, out["moved"], color="tab:gray", lw=7, alpha=0.45, solid_capstyle="butt",
+               label="max |E − E₀| (did E move?)")
+    right.plot(x, out["max_difference"], color="tab:red", lw=1.6, ls="--", marker="o", ms=3.5, label="max |E − H|")
     right.set_title(f"{'E = H at every step' if equal else 'E and H differ'}; "
                     f"{'E moves' if trained else 'E never moves'}", fontsize=9)
     right.set_xlabel("optimiser step")

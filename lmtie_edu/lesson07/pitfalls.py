@@ -5,8 +5,9 @@ untying) are written out in the lesson's cells. What stays here is what a learne
 
 - ``demo_data``: a fixed random token stream cut into next-token windows;
 - ``in_optimiser``: is this very Parameter object in one of the optimiser's groups?
-- ``tiny_gpt2``: a one-layer GPT-2 built from a ``GPT2Config`` (nothing downloaded);
-- ``check_size``: an integer size with an upper bound, so that a typo cannot allocate gigabytes.
+- ``tiny_gpt2``: a one-layer GPT-2 built from a ``GPT2Config`` (nothing downloaded).
+
+Their argument checks are in ``checks``.
 """
 
 from __future__ import annotations
@@ -17,14 +18,7 @@ from lmtie_edu.shared.seeding import seeded
 from lmtie_edu.shared.training import make_windows
 from lmtie_edu.shared.validation import check_bool, check_positive_int
 
-
-def check_size(value, name: str, *, minimum: int = 1, maximum: int,
-               why: str = "larger sizes take more memory or time than a lesson needs") -> int:
-    """``value`` as an int in [minimum, maximum]; the upper bound keeps a typo from allocating gigabytes."""
-    value = check_positive_int(value, name, minimum=minimum)
-    if value > maximum:
-        raise ValueError(f"{name} must be an integer in [{minimum}, {maximum:,}] ({why}); got {value:,}")
-    return value
+from .checks import check_size
 
 
 def demo_data(vocab_size: int = 16, context: int = 2, length: int = 200, seed: int = 0):

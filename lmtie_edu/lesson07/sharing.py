@@ -1,11 +1,8 @@
-"""Lesson 07 — sharing beyond the head: checks for the lesson's encoder–decoder, T5 in ``transformers``.
+"""Lesson 07 — three-way sharing in ``transformers``: T5 built from a config, and reloaded with a head of its own.
 
-- ``check_seq2seq_config``/``check_seq2seq_ids``: the clear errors of the lesson's
-  ``SharedVocabSeq2Seq`` (written out in a cell: encoder input, decoder input and output head as one
-  matrix, as in Vaswani et al. 2017, §3.4 and T5 v1.0), so that bad sizes or ids never fail deep
-  inside torch.
-- ``tiny_t5``/``reload_t5_with_own_head``: what ``transformers`` does for T5, on a
-  model built from a config (nothing downloaded).
+- ``tiny_t5``/``reload_t5_with_own_head``: what ``transformers`` does for T5, on a model built from a
+  config (nothing downloaded). The lesson's own encoder–decoder, ``SharedVocabSeq2Seq``, is written out in
+  a cell; its argument checks are ``checks.check_seq2seq_config``/``check_seq2seq_ids``.
 """
 
 from __future__ import annotations
@@ -13,51 +10,10 @@ from __future__ import annotations
 import logging
 import tempfile
 
-import torch
 from torch import nn
 
 from lmtie_edu.shared.seeding import seeded
-from lmtie_edu.shared.validation import check_bool, check_choice, check_positive_int, check_token_ids
-
-from .pitfalls import check_size
-
-SHARING = ("three-way", "inputs only", "none")
-
-
-def check_seq2seq_config(vocab_size, d_model, sharing, nhead, dim_feedforward, max_length) -> None:
-    """Clear errors for the sizes of a ``SharedVocabSeq2Seq`` (before torch allocates anything)."""
-    check_choice(sharing, "sharing", SHARING)
-    check_size(vocab_size, "vocab_size", maximum=100_000)
-    check_size(d_model, "d_model", minimum=2, maximum=1024)
-    check_size(nhead, "nhead", maximum=d_model)
-    check_size(dim_feedforward, "dim_feedforward", maximum=16_384)
-    check_size(max_length, "max_length", maximum=4096)
-    if d_model % 2:
-        raise ValueError(f"d_model must be even (sin/cos position pairs); got {d_model}")
-    if d_model % nhead:
-        raise ValueError(f"d_model must be divisible by nhead (each head gets d_model // nhead dimensions); "
-                         f"got d_model={d_model}, nhead={nhead}")
-
-
-def check_seq2seq_ids(source_ids, target_ids, vocab_size: int, max_length: int) -> tuple[torch.Tensor, torch.Tensor]:
-    """Source and target ids as (batch, length) LongTensors with one batch size, 1..max_length tokens each."""
-    max_length = check_positive_int(max_length, "max_length")
-    checked = []
-    for name, ids in (("source ids", source_ids), ("target ids", target_ids)):
-        if isinstance(ids, torch.Tensor) and ids.device.type == "meta":
-            raise ValueError(f"{name} must hold real token ids; got a meta tensor of shape {tuple(ids.shape)}")
-        ids = check_token_ids(ids, vocab_size, ranks=(2,), name=name)
-        if ids.shape[0] == 0 or ids.shape[1] == 0:
-            raise ValueError(f"{name} must hold at least one sequence of at least one token; "
-                             f"got shape {tuple(ids.shape)}")
-        if ids.shape[1] > max_length:
-            raise ValueError(f"{name}: sequences may have at most {max_length} tokens; got {ids.shape[1]}")
-        checked.append(ids)
-    source, target = checked
-    if source.shape[0] != target.shape[0]:
-        raise ValueError(f"source ids and target ids must have the same batch size (one target per source); "
-                         f"got {source.shape[0]} sources and {target.shape[0]} targets")
-    return source, target
+from lmtie_edu.shared.validation import check_bool, check_positive_int
 
 
 # -- T5 in transformers, built from a config (no download) ------------------------------------------

@@ -4,7 +4,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from lmtie_edu.lesson07 import checkpoints, pitfalls, sharing
+from lmtie_edu.lesson07 import checkpoints, checks, pitfalls, sharing
 from lmtie_edu.lesson07 import figures as pitfall_figures
 from tests.probes import assert_all_refused
 
@@ -41,16 +41,16 @@ def test_bad_input():
         (lambda: checkpoints.safetensors_save_file_error({"a": torch.ones(3, 3).t()}), ValueError, r"contiguous"),
         (lambda: checkpoints.safetensors_save_file_error({"a": torch.eye(2).to_sparse()}), ValueError,
          r"sparse tensor"),
-        (lambda: sharing.check_seq2seq_config(32, 16, "two-way", 2, 32, 16), ValueError, r"sharing must be one of"),
-        (lambda: sharing.check_seq2seq_config(32, 15, "none", 2, 32, 16), ValueError, r"d_model must be even"),
-        (lambda: sharing.check_seq2seq_config(32, 16, "none", 3, 32, 16), ValueError, r"divisible by nhead"),
-        (lambda: sharing.check_seq2seq_config(32, "16", "none", 2, 32, 16), TypeError, r"d_model must be an integer"),
-        (lambda: sharing.check_seq2seq_ids(ids, ids, 10, "2"), TypeError, r"max_length must be an integer >= 1"),
-        (lambda: sharing.check_seq2seq_ids(ids, ids, "10", 2), TypeError, r"vocab_size must be an integer"),
-        (lambda: sharing.check_seq2seq_ids(ids, ids[:, :1].repeat(2, 1), 10, 4), ValueError, r"same batch size"),
-        (lambda: sharing.check_seq2seq_ids(ids, ids * 10, 10, 4), ValueError, r"target ids must lie in \[0, 9\]"),
-        (lambda: sharing.check_seq2seq_ids(ids.float(), ids, 10, 4), TypeError, r"source ids must be integers"),
-        (lambda: sharing.check_seq2seq_ids(ids, ids, 10, 1), ValueError, r"at most 1 tokens"),
+        (lambda: checks.check_seq2seq_config(32, 16, "two-way", 2, 32, 16), ValueError, r"sharing must be one of"),
+        (lambda: checks.check_seq2seq_config(32, 15, "none", 2, 32, 16), ValueError, r"d_model must be even"),
+        (lambda: checks.check_seq2seq_config(32, 16, "none", 3, 32, 16), ValueError, r"divisible by nhead"),
+        (lambda: checks.check_seq2seq_config(32, "16", "none", 2, 32, 16), TypeError, r"d_model must be an integer"),
+        (lambda: checks.check_seq2seq_ids(ids, ids, 10, "2"), TypeError, r"max_length must be an integer >= 1"),
+        (lambda: checks.check_seq2seq_ids(ids, ids, "10", 2), TypeError, r"vocab_size must be an integer"),
+        (lambda: checks.check_seq2seq_ids(ids, ids[:, :1].repeat(2, 1), 10, 4), ValueError, r"same batch size"),
+        (lambda: checks.check_seq2seq_ids(ids, ids * 10, 10, 4), ValueError, r"target ids must lie in \[0, 9\]"),
+        (lambda: checks.check_seq2seq_ids(ids.float(), ids, 10, 4), TypeError, r"source ids must be integers"),
+        (lambda: checks.check_seq2seq_ids(ids, ids, 10, 1), ValueError, r"at most 1 tokens"),
         (lambda: sharing.tiny_t5(tie_word_embeddings=1), TypeError, r"tie_word_embeddings must be True or False"),
         (lambda: sharing.reload_t5_with_own_head(seed=-1), ValueError, r"seed must be an integer >= 0"),
     ]
@@ -60,7 +60,7 @@ def test_bad_input():
 def test_numbers_that_are_fine():
     inputs, targets = pitfalls.demo_data(np.int64(16), np.int64(2), np.int64(50), np.int64(0))
     assert inputs.shape == (48, 2) and targets.shape == (48,)
-    sharing.check_seq2seq_config(np.int64(32), np.int64(16), "none", np.int64(2), np.int64(32), np.int64(16))
+    checks.check_seq2seq_config(np.int64(32), np.int64(16), "none", np.int64(2), np.int64(32), np.int64(16))
     tied = nn.ModuleDict({"e": nn.Embedding(4, 2), "h": nn.Linear(2, 4, bias=False)})
     tied.h.weight = tied.e.weight
     assert checkpoints.count_unique_elements(tied.state_dict()) == 8

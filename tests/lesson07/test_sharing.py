@@ -8,7 +8,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from lmtie_edu.lesson07 import sharing
+from lmtie_edu.lesson07 import checks, sharing
 from lmtie_edu.shared import positions
 from tests.course.notebook_code import cell_definition
 
@@ -17,7 +17,7 @@ def _lesson_class(name: str):
     """The class exactly as the lesson's cell defines it (it lives only there), run with the cell's imports."""
     node = cell_definition("07_tying_in_practice.ipynb", name)
     namespace = {"math": math, "nn": nn, "torch": torch, "sinusoidal_positions": positions.sinusoidal_positions,
-                 "check_seq2seq_config": sharing.check_seq2seq_config, "check_seq2seq_ids": sharing.check_seq2seq_ids}
+                 "check_seq2seq_config": checks.check_seq2seq_config, "check_seq2seq_ids": checks.check_seq2seq_ids}
     exec(compile(ast.Module(body=[node], type_ignores=[]), f"<lesson 07 cell: {name}>", "exec"), namespace)
     return namespace[name]
 
