@@ -54,12 +54,39 @@ def _factory(target: str) -> Callable:
     return make
 
 
+def synthetic_runs(knob=(75, 300), seeds=(0, 1), points: int = 10) -> list[dict]:
+    """Made-up runs with the shape of real ones (lesson 06's panel timed without training; also its tests)."""
+    import torch
+
+    generator = torch.Generator().manual_seed(0)
+    runs = []
+    for articles in knob:
+        for tie in (True, False):
+            for seed in seeds:
+                noise = torch.rand(points, generator=generator).mul(0.05).tolist()
+                train = [6.0 - 0.2 * i for i in range(points)]
+                select = [5.5 - 0.1 * i + n for i, n in enumerate(noise)]
+                runs.append({"tie": tie, "articles": articles, "seed": seed, "parameters": 1000 if tie else 2000,
+                             "eval_steps": [50 * (i + 1) for i in range(points)], "train_curve": train,
+                             "select_curve": select, "train": {"all": train[-1]}, "final": {"all": select[-1]},
+                             "early": {"all": min(select)}})
+    return runs
+
+
 def _lesson06_panel():
     """Lesson 06's panel on stored runs shaped like the lesson's (2 amounts × tied/untied × 3 seeds, 10 curve
     points): the redraw never trains, so made-up curves time it exactly."""
     from lmtie_edu.lesson06 import figures as lm_figures
 
     return lm_figures.tying_panel(synthetic_runs(knob=(75, 300), seeds=(0, 1, 2)))
+
+
+def _lesson08_panel():
+    """Lesson 08's panel on made-up runs shaped like the lesson's (3 models × 3 seeds, 12 curve points): the
+    redraw never trains."""
+    from lmtie_edu.lesson08 import figures as gpt_figures
+
+    return gpt_figures.experiment_panel(gpt_figures.example_runs())
 
 
 def _meta_build_benchmark() -> Benchmark:
@@ -99,6 +126,7 @@ def registry() -> list[Benchmark]:
                          redraw_only=False),
         toggle_benchmark("06 tying panel: tie toggle (cached curves)", _lesson06_panel),
         toggle_benchmark("07 tying-method panel: tie toggle", _factory("lmtie_edu.lesson07.figures:tying_method_panel")),
+        toggle_benchmark("08 experiment panel: tie toggle (stored runs)", _lesson08_panel),
     ]
 
 
@@ -215,21 +243,3 @@ def main(argv=None) -> int:
 if __name__ == "__main__":
     sys.exit(main())
 
-
-def synthetic_runs(knob=(75, 300), seeds=(0, 1), points: int = 10) -> list[dict]:
-    """Made-up runs with the shape of real ones (lesson 06's panel timed without training; also its tests)."""
-    import torch
-
-    generator = torch.Generator().manual_seed(0)
-    runs = []
-    for articles in knob:
-        for tie in (True, False):
-            for seed in seeds:
-                noise = torch.rand(points, generator=generator).mul(0.05).tolist()
-                train = [6.0 - 0.2 * i for i in range(points)]
-                select = [5.5 - 0.1 * i + n for i, n in enumerate(noise)]
-                runs.append({"tie": tie, "articles": articles, "seed": seed, "parameters": 1000 if tie else 2000,
-                             "eval_steps": [50 * (i + 1) for i in range(points)], "train_curve": train,
-                             "select_curve": select, "train": {"all": train[-1]}, "final": {"all": select[-1]},
-                             "early": {"all": min(select)}})
-    return runs

@@ -46,16 +46,28 @@ def _select(runs, tie, articles):
     return [run for run in runs if run["tie"] == tie and run["articles"] == articles]
 
 
-def _band(ax, steps, curves, colour, label, style, alpha):
+def _band(ax, steps, curves, colour, label, style, width):
     curves = torch.tensor(curves, dtype=torch.float64).exp()       # perplexity = exp(loss)
-    ax.plot(steps, curves.mean(0), style, color=colour, label=label, alpha=alpha)
-    ax.fill_between(steps, curves.min(0).values, curves.max(0).values, color=colour, alpha=0.18 * alpha, linewidth=0)
+    mean = curves.mean(0)
+    ax.plot(steps, mean, style, color=colour, label=label, linewidth=width, marker=".", markersize=5)
+    ax.fill_between(steps, curves.min(0).values, curves.max(0).values, color=colour, alpha=0.15, linewidth=0)
+    return mean
+
+
+def _turning_point(steps, mean) -> tuple[int, str]:
+    """The step where a mean curve is lowest, and what it does afterwards."""
+    best = int(mean.argmin())
+    if best == len(steps) - 1:
+        return steps[best], "still falling at the last step"
+    return steps[best], f"lowest at step {steps[best]}, then rises"
 
 
 def learning_curves_figure(runs, *, tie: bool = True, articles: int | None = None) -> PanelResult:
-    """Left: train (dashed) and selection-half (solid) perplexity during training, mean over seeds with a
-    min–max band; the other setting faint. Right: report-half perplexity against the amount of text,
-    at the end of the budget and at the early-stopping checkpoint."""
+    """Three panels for one amount of text, tied (blue) and untied (orange) both drawn in full, the chosen
+    model thicker. Left: selection-half perplexity during training on a linear axis fitted to those curves,
+    each model's lowest point marked (mean over seeds, band min–max). Middle: the mean mini-batch perplexity
+    of each interval (log axis). Right: report-half perplexity against the amount of text, at the end of the
+    budget and at the early-stopping checkpoint."""
     runs = check_runs(runs)
     check_bool(tie, "tie")
     knob = sorted({run["articles"] for run in runs})
@@ -63,42 +75,51 @@ def learning_curves_figure(runs, *, tie: bool = True, articles: int | None = Non
     chosen = _select(runs, tie, articles)
     if not chosen:
         raise ValueError(f"no {'tied' if tie else 'untied'} runs with {articles} articles")
-    fig, (left, right) = new_figure(1, 2, size=(10.0, 3.8), margins=dict(left=0.08, right=0.98, wspace=0.28,
-                                                                          top=0.83, bottom=0.14))
-    for setting in (tie, not tie):
+    fig, (select_ax, train_ax, right) = new_figure(1, 3, size=(12.0, 4.2), margins=dict(
+        left=0.06, right=0.99, wspace=0.3, top=0.76, bottom=0.13))
+    points, ends = {}, {}
+    for setting in (tie, not tie):                     # the chosen model first: its point is stated first
         group, name = _select(runs, setting, articles), "tied" if setting else "untied"
         if not group:
             continue
-        alpha = 1.0 if setting == tie else 0.35
-        _band(left, group[0]["eval_steps"], [r["train_curve"] for r in group], TIE_COLOURS[setting],
-              f"{name}: training batches", "--", alpha)
-        _band(left, group[0]["eval_steps"], [r["select_curve"] for r in group], TIE_COLOURS[setting],
-              f"{name}: selection half", "-", alpha)
-    left.set_yscale("log")
-    left.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))   # 100, not 10²
+        steps, width = group[0]["eval_steps"], 2.4 if setting == tie else 1.4
+        mean = _band(select_ax, steps, [r["select_curve"] for r in group], TIE_COLOURS[setting], name, "-", width)
+        best, points[name] = _turning_point(steps, mean)
+        select_ax.plot([best], [float(mean.min())], "v", color=TIE_COLOURS[setting], markersize=9,
+                       markeredgecolor="black", markeredgewidth=0.6)
+        train = _band(train_ax, steps, [r["train_curve"] for r in group], TIE_COLOURS[setting], name, "--", width)
+        ends[name] = float(train[-1])
+    select_ax.set_xlabel("training step")
+    select_ax.set_ylabel("selection-half perplexity")
+    select_ax.set_title(f"{articles} articles, selection half (▼ lowest)\n"
+                        + "\n".join(f"{name}: {point}" for name, point in points.items()), fontsize=9)
+    select_ax.legend(fontsize=8)
+    train_ax.set_yscale("log")
+    train_ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))   # 100, not 10²
     # label the minor ticks 20, 50, 200, 500 only: labelling all of them crowds the axis
-    left.yaxis.set_minor_formatter(FuncFormatter(lambda value, _: f"{value:g}" if f"{value:.0e}"[0] in "25" else ""))
-    left.set_xlabel("training step")
-    left.set_ylabel("perplexity (log scale)")
-    mean_select = torch.tensor([r["select_curve"] for r in chosen], dtype=torch.float64).mean(0)
-    best = chosen[0]["eval_steps"][int(mean_select.argmin())]
-    point = (f"selection half is lowest at step {best}, then rises" if best < chosen[0]["eval_steps"][-1]
-             else "selection half still falling at the last step")
-    left.set_title(f"{'tied' if tie else 'untied'}, {articles} articles: {point}", fontsize=10)
-    left.legend(fontsize=7, ncol=2)
+    train_ax.yaxis.set_minor_formatter(FuncFormatter(lambda value, _: f"{value:g}" if f"{value:.0e}"[0] in "25"
+                                                     else ""))
+    train_ax.set_xlabel("training step")
+    train_ax.set_ylabel("training-batch perplexity (log scale)")
+    if len(ends) == 2:
+        lower = min(ends, key=ends.get)
+        train_ax.set_title(f"training batches (mean of each interval)\n{lower} ends lower", fontsize=9)
+    else:
+        train_ax.set_title("training batches", fontsize=9)
+    train_ax.legend(fontsize=8)
     for setting in (True, False):
         for key, marker, style, label in (("final", "o", "-", "end of budget"), ("early", "s", ":", "early-stopped")):
             means = [mean_and_spread(_ppl(r[key]["all"]) for r in _select(runs, setting, a))[0] for a in knob]
             right.plot(knob, means, marker + style, color=TIE_COLOURS[setting],
                        label=f"{'tied' if setting else 'untied'}, {label}",
-                       linewidth=2.2 if setting == tie else 1.0)
+                       linewidth=2.2 if setting == tie else 1.2)
     right.axvline(articles, color="grey", linewidth=0.8, linestyle=":")
     right.set_xlabel("training articles")
     right.set_ylabel("report-half perplexity")
-    right.set_title("held-out perplexity, mean over seeds", fontsize=10)
+    right.set_title("report half, mean over seeds\n(dotted line: the articles on the left)", fontsize=9)
     right.legend(fontsize=7)
-    fig.suptitle(f"Untied fits the training batches better; which generalises better depends on the amount of text "
-                 f"({len(chosen)} seeds, bands: min–max)", fontsize=10, y=0.98)
+    fig.suptitle(f"Tied (blue) vs untied (orange), {articles} articles: mean over {len(chosen)} seeds, "
+                 f"bands min–max; {'tied' if tie else 'untied'} drawn thicker", fontsize=10, y=0.995)
     train = mean_and_spread(_ppl(r["train"]["all"]) for r in chosen)
     final = mean_and_spread(_ppl(r["final"]["all"]) for r in chosen)
     early = mean_and_spread(_ppl(r["early"]["all"]) for r in chosen)
@@ -150,7 +171,8 @@ def gradient_counts_figure(input_fraction: torch.Tensor, output_fraction: torch.
               color="tab:orange")
     ax.set_xlabel("word frequency rank in the training text (1 = most frequent)")
     ax.set_ylabel("fraction of steps with a gradient")
-    ax.set_title("Every output row is updated at every step; a rare word's input row almost never", fontsize=10)
+    ax.set_title("Every output row gets a gradient at every step;\n"
+                 "a rare word's input row in a few per cent of them", fontsize=10)
     ax.legend(fontsize=8, loc="lower left", markerscale=5)
     return fig
 

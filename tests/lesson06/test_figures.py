@@ -85,3 +85,14 @@ def test_gradient_counts_figure():
         lm_figures.gradient_counts_figure(torch.rand(5), torch.ones(6), counts, steps=10)
     with pytest.raises(TypeError, match="output_fraction must be a 1-D tensor"):
         lm_figures.gradient_counts_figure(torch.rand(6), [1.0] * 6, counts, steps=10)
+
+
+def test_both_models_are_drawn_in_full(runs):
+    """Issue 26: the other model's curves were drawn faintly; both are drawn opaque, the chosen one thicker."""
+    figure = lm_figures.learning_curves_figure(runs, tie=True, articles=20).figure
+    for ax in figure.axes[:2]:
+        lines = [line for line in ax.get_lines() if line.get_label() in ("tied", "untied")]
+        assert {line.get_label() for line in lines} == {"tied", "untied"}
+        assert all(line.get_alpha() in (None, 1.0) for line in lines)
+        widths = {line.get_label(): line.get_linewidth() for line in lines}
+        assert widths["tied"] > widths["untied"]
