@@ -4,7 +4,7 @@ Measures, on this machine:
 - each notebook's headless execution time (a fresh kernel per notebook, like nbval) and the
   kernel's peak memory — budget 20 s, or ``metadata.lmtie_edu.budget_seconds`` of the notebook;
 - the *floor*: the cheapest redraw a panel can have here — a two-panel matplotlib figure (12 bars, a
-  12-point line, titles and labels) built, drawn and encoded to PNG by a ``TiePanel``;
+  12-point line, a title each) built, drawn and encoded to PNG by a ``TiePanel``;
 - every interactive operation in ``registry()`` below (median of ≥ 5 runs, 21 for a redraw), e.g. a
   redraw-only *tie weights* toggle — budget 1.5 × the floor measured in the same run (and never above
   150 ms); a retraining toggle — 1 s. Each redraw is timed *cold* (a pure panel's cache is cleared before

@@ -42,6 +42,7 @@ class PanelResult:
 
     figure: Figure
     numbers: dict = field(default_factory=dict)
+    png: bytes | None = None  # already rendered (a LiveFigure's update); otherwise the panel renders ``figure``
 
 
 def format_number(value, digits: int = 4) -> str:
@@ -222,7 +223,8 @@ class TiePanel:
                 result = self.compute(**self.values())
                 if not isinstance(result, PanelResult):
                     raise TypeError(f"compute must return a PanelResult; got {type(result).__name__}")
-                png, numbers = figure_to_png(result.figure, fast=True), self._numbers_html(result.numbers)
+                png = result.png if result.png is not None else figure_to_png(result.figure, fast=True)
+                numbers = self._numbers_html(result.numbers)
             if key is not None:
                 self._cache[key] = (result, png, numbers)
                 while len(self._cache) > self.CACHE_SIZE:
