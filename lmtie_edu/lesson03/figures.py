@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import copy
 import functools
+import math
 import numbers
 
 import ipywidgets as widgets
 import torch
-from matplotlib.colors import SymLogNorm
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import FuncFormatter
 
+from lmtie_edu.kit import diagrams
+from lmtie_edu.kit.diagrams import HEAD, INK, LOOKUP, SHARED, arrow, canvas, note
 from lmtie_edu.kit.panels import PanelResult, TiePanel
 from lmtie_edu.kit.plotting import new_figure
 from lmtie_edu.shared.models import TinyLM
@@ -26,14 +28,13 @@ from lmtie_edu.shared.validation import check_bool, check_token_ids, plain_numbe
 
 from .gradients import gradient_parts, rows_touched
 
-PANEL_VOCAB, PANEL_D = 16, 8
+PANEL_VOCAB, PANEL_D, PANEL_STEPS = 16, 8, 150   # the panel's model: V, d and its Adam steps
 MAX_MATRICES = 12        # side by side, 3.3 inches each: a figure at most 40 inches wide
 MAX_ENTRIES = 4_000_000  # per matrix: a heatmap shows no more (and drawing more takes long)
-LINEAR_FRACTION = 3e-3  # symmetric-log colours: linear below 0.3 % of the largest |value|, logarithmic above
 
 
 def demo_model() -> TinyLM:
-    """The panel's model: a tied TinyLM (V=16, d=8) trained 150 Adam steps on a Zipf corpus, so its
+    """The panel's model: a tied TinyLM (V=16, d=8) trained PANEL_STEPS (150) Adam steps on a Zipf corpus, so its
     softmax is not flat. Seeded inside (the learner's random state is left alone). Trained once; each call
     returns a copy of its own (still tied), so changing it changes neither the next call's model nor the panel."""
     return copy.deepcopy(_trained_demo())
@@ -44,8 +45,39 @@ def _trained_demo() -> TinyLM:
     with seeded(0):
         model = TinyLM(PANEL_VOCAB, PANEL_D, context=2, tie=True)
     corpus = zipf_corpus(400, PANEL_VOCAB, seed=1)
-    train(model, corpus.inputs, corpus.targets, steps=150, batch_size=32, lr=1e-2, seed=0, show_progress=False)
+    train(model, corpus.inputs, corpus.targets, steps=PANEL_STEPS, batch_size=32, lr=1e-2, seed=0, show_progress=False)
     return model
+
+
+def draw_gradient_parts():
+    """The idea as a picture (V = 8, d = 4, no model): the gradient of the shared matrix arrives from both ends.
+    Only the rows looked up (tokens 2, 5) get a lookup part; every row gets a head part (p_j - y_j) h, the
+    target's (token 6) the largest; W.grad is their sum."""
+    fig, ax = canvas(width=32, height=12.5, inches_per_cell=0.3)
+    looked_up, target, rows, cols, y, faint = (2, 5), 6, 8, 4, 2.5, "#f5c6c6"   # faint: a small head part
+    lookup = diagrams.matrix(ax, 6, y, rows, cols, name="lookup part", highlight={r: LOOKUP for r in looked_up})
+    total = diagrams.matrix(ax, 14, y, rows, cols, name="W.grad", fill=faint,
+                            highlight={**{r: SHARED for r in looked_up}, target: HEAD})
+    head = diagrams.matrix(ax, 22, y, rows, cols, name="head part", fill=faint, highlight={target: HEAD})
+    note(ax, 0.2, lookup.row_y(3.5), "input end:\nthe tokens\nlooked up", color=LOOKUP)
+    for r in looked_up:
+        arrow(ax, (3.9, lookup.row_y(r)), lookup.row_start(r), f"token {r}", color=LOOKUP, text_at=0.0,
+              offset=(0.0, 0.12), fontsize=7.5, ha="left")
+    note(ax, 28.0, head.row_y(3.5), "output end:\n(pⱼ − yⱼ)·h\nfor every j", color=HEAD)
+    for r in range(rows):
+        arrow(ax, (27.6, head.row_y(r)), head.row_end(r), f"target {r}" if r == target else "", color=HEAD,
+              text_at=1.0, offset=(1.7, -0.12), fontsize=7.5, va="top", ha="left")
+        for box in (lookup, head):                         # token ids (rows 2, 5 of the lookup part: the arrows)
+            if box is head or r not in looked_up:
+                note(ax, box.x - 0.25, box.row_y(r), str(r), ha="right", fontsize=7, color="0.45")
+    for start, end in (((lookup.x + cols + 0.2, 6.5), (total.x - 0.2, 6.5)),
+                       ((head.x - 0.7, 6.5), (total.x + cols + 0.2, 6.5))):
+        arrow(ax, start, end, "+", color=INK, fontsize=13)
+    for box, text, colour in ((lookup, "rows 2 and 5 only;\nthe rest exactly 0", LOOKUP),
+                              (total, "one .grad: the sum\n(rows 2, 5 get both)", SHARED),
+                              (head, "every row;\ntarget 6 the largest", HEAD)):
+        note(ax, box.x + cols / 2, 1.6, text, ha="center", color=colour, fontsize=8.5)
+    return fig
 
 
 def _check_text(value, name: str) -> str:
@@ -100,11 +132,13 @@ def _marked_rows(values, rows: int, name: str) -> list[int]:
 
 
 def plot_gradient_heatmaps(matrices, titles, *, inputs=(), targets=(), suptitle: str = ""):
-    """Gradient matrices side by side on one symmetric-log colour scale centred on zero.
+    """Gradient matrices side by side, each with the norm of its rows drawn beside it.
 
-    A linear scale makes a row with 1 % of the largest value look white; on a symmetric-log scale
-    every non-zero row is coloured and only exact zeros stay white. Rows of the ``inputs`` tokens
-    are outlined; tick labels mark inputs (``in``) and targets (``tgt``).
+    The heatmaps share one *linear* colour scale centred on zero, so a strong row looks strong and a weak one
+    pale. To the right of each, in the same axes, a bar per row gives its norm on a shared *logarithmic* scale:
+    a row that a linear scale shows as white still has a bar, and only an exactly zero row has none (it is
+    marked 0). Rows of the ``inputs`` tokens are outlined; the bars of the ``targets`` rows are red; tick labels
+    mark inputs (``in``) and targets (``tgt``).
     """
     matrices = _check_matrices(matrices, titles)
     _check_text(suptitle, "suptitle")
@@ -112,18 +146,40 @@ def plot_gradient_heatmaps(matrices, titles, *, inputs=(), targets=(), suptitle:
     inputs = sorted(set(_marked_rows(inputs, rows, "inputs")))
     targets = set(_marked_rows(targets, rows, "targets"))
     limit = max(float(m.abs().max()) for m in matrices) or 1.0
-    norm = SymLogNorm(linthresh=limit * LINEAR_FRACTION, linscale=0.5, vmin=-limit, vmax=limit, base=10)
-    fig, axes = new_figure(1, len(matrices), size=(min(3.3 * len(matrices) + 0.9, 40.0), 3.8),
-                           margins=dict(left=0.08, right=0.86, bottom=0.1, top=0.8 if suptitle else 0.88,
-                                        wspace=0.12))
-    axes = list(axes) if len(matrices) > 1 else [axes]
-    for index, (ax, matrix, title) in enumerate(zip(axes, matrices, titles, strict=True)):
-        image = ax.imshow(matrix.numpy(), cmap="RdBu_r", norm=norm, aspect="auto", interpolation="nearest")
+    norms = [m.norm(dim=1) for m in matrices]
+    positive = torch.cat([n[n > 0] for n in norms])
+    high = float(positive.max()) * 2 if len(positive) else 1.0
+    floor = min(float(positive.min()) * 0.5 if len(positive) else high, high / 60)  # over a decade shown
+    floor = max(floor, high * 1e-6)                        # at most six decades
+    start, length = width - 0.5 + 0.15 * width, 0.9 * width   # where the bars sit, in heatmap columns
+
+    def bar_x(value):                                      # a norm -> its bar's end, on the log scale
+        return start + length * (math.log10(max(value, floor)) - math.log10(floor)) / math.log10(high / floor)
+
+    decades = [10.0 ** k for k in range(math.ceil(math.log10(floor)), math.floor(math.log10(high)) + 1)]
+    n = len(matrices)
+    fig, axes = new_figure(1, n, size=(min(3.6 * n + 0.9, 40.0), 3.9),
+                           margins=dict(left=0.08, right=0.88, bottom=0.13, top=0.78 if suptitle else 0.86,
+                                        wspace=0.1))
+    axes = list(axes) if n > 1 else [axes]
+    y = torch.arange(rows).numpy()
+    for index, (ax, matrix, norm, title) in enumerate(zip(axes, matrices, norms, titles, strict=True)):
+        image = ax.imshow(matrix.numpy(), cmap="RdBu_r", vmin=-limit, vmax=limit, aspect="auto",
+                          interpolation="nearest")
         for row in inputs:
             ax.add_patch(Rectangle((-0.5, row - 0.5), width, 1, fill=False, edgecolor="black", linewidth=1.5))
+        values = norm.tolist()
+        drawn = [row for row in range(rows) if values[row] > 0]
+        ax.hlines(y[drawn], start, [bar_x(values[row]) for row in drawn], linewidth=min(9.0, 170 / rows),
+                  colors=["tab:red" if row in targets else "0.55" for row in drawn])   # one artist: a quick redraw
+        zero = [row for row in range(rows) if values[row] == 0]
+        if zero and rows <= 40:                            # an exact zero has no bar: mark it 0
+            ax.plot([start + 0.3] * len(zero), zero, linestyle="none", marker="$0$", markersize=5, color="0.35")
+        ax.axvline(width - 0.5 + 0.075 * width, color="0.8", linewidth=0.8)
+        ax.set_xlim(-0.5, start + length)
+        ax.set_xticks([bar_x(v) for v in decades], [f"{v:g}" for v in decades], fontsize=7)
+        ax.set_xlabel("dimensions  |  row norm (log scale)", fontsize=8)
         ax.set_title(title, fontsize=10)
-        ax.set_xlabel("dimension")
-        ax.set_xticks([])
         if index == 0:
             # label a few rows plus every marked one (each tick label costs render time)
             shown = sorted({0, rows - 1, *range(0, rows, max(5, -(-rows // 10))), *inputs, *targets})
@@ -134,10 +190,9 @@ def plot_gradient_heatmaps(matrices, titles, *, inputs=(), targets=(), suptitle:
             ax.set_yticks([])
     if suptitle:
         fig.suptitle(suptitle, fontsize=10.5)
-    colorbar = fig.colorbar(image, ax=axes, shrink=0.85, pad=0.03)
-    ticks = [-limit, -limit / 10, -limit / 100, 0.0, limit / 100, limit / 10, limit]
-    colorbar.set_ticks(ticks, labels=[f"{t:.1g}" if t else "0" for t in ticks])
-    colorbar.set_label("gradient (symmetric log scale)", fontsize=8)
+    colorbar = fig.colorbar(image, ax=axes, shrink=0.85, pad=0.02, fraction=0.025)
+    colorbar.set_label("gradient (linear scale)", fontsize=8)
+    colorbar.ax.tick_params(labelsize=7)
     return fig
 
 

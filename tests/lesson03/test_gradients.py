@@ -96,9 +96,55 @@ def test_rows_touched():
 def test_figures(corpus):
     fig = gradient_figures.plot_gradient_heatmaps([torch.zeros(5, 3), torch.ones(5, 3)], ["a", "b"], inputs=[1],
                                                   targets=[2])
-    assert isinstance(fig, Figure) and len(fig.axes) == 3  # two heatmaps and a colour bar
+    assert isinstance(fig, Figure) and len(fig.axes) == 3  # two heatmaps (each with its row norms) and a colour bar
     fraction = torch.linspace(0, 1, 30)
     assert isinstance(gradient_figures.update_frequency_figure(corpus, fraction, torch.ones(30), torch.ones(30)), Figure)
+
+
+def test_heatmap_row_norms_show_the_target_row_longest_and_zero_rows_marked():
+    """The figure's point: a bar per non-zero row (the longest the target's, drawn red), a 0 for an exact zero."""
+    head = torch.full((4, 3), 0.01)
+    head[2] = 1.0                                         # the target row, 100 times the others
+    lookup = torch.zeros(4, 3)
+    lookup[1] = 0.5
+    fig = gradient_figures.plot_gradient_heatmaps([lookup, head], ["lookup", "head"], inputs=[1], targets=[2])
+    lookup_ax, head_ax = fig.axes[0], fig.axes[1]
+    bars = head_ax.collections[0].get_segments()
+    ends = [segment[1][0] for segment in bars]
+    assert len(bars) == 4 and max(range(4), key=ends.__getitem__) == 2
+    assert min(ends) > bars[0][0][0]                      # 100 times smaller: still a visible bar (log scale)
+    assert tuple(head_ax.collections[0].get_colors()[2][:3]) != tuple(head_ax.collections[0].get_colors()[0][:3])
+    assert len(lookup_ax.collections[0].get_segments()) == 1      # one non-zero row: one bar
+    assert len(lookup_ax.lines[0].get_ydata()) == 3               # three exact zeros, each marked 0
+    assert lookup_ax.images[0].norm.vmin == -1.0                  # one linear scale for all heatmaps
+
+
+def test_draw_gradient_parts_is_a_diagram():
+    fig = gradient_figures.draw_gradient_parts()
+    assert isinstance(fig, Figure) and not fig.axes[0].axison
+    texts = " ".join(t.get_text() for t in fig.axes[0].texts)
+    assert all(word in texts for word in ("lookup part", "head part", "W.grad", "token 2", "token 5", "target 6"))
+
+
+def test_untrained_head_rows_are_close_and_the_trained_ones_far_apart():
+    """Lesson 03 §2: the untrained V = 12 model's head rows are under 5x apart; the trained demo's over 100x."""
+    torch.manual_seed(0)
+    model = TinyLM(12, 6, context=2, tie=False)                # built as in the lesson, then tied
+    model.head.weight = model.embedding.weight
+    inputs, targets = torch.tensor([[2, 5], [5, 9], [9, 3]]), torch.tensor([9, 3, 7])
+    W_out = model.head.weight.detach().clone().requires_grad_(True)
+    with torch.no_grad():
+        h = model.hidden_state(inputs)
+    F.cross_entropy(h @ W_out.T, targets).backward()
+    norms = W_out.grad.norm(dim=1)
+    assert norms.max() / norms.min() < 5 and sorted(norms.argsort(descending=True)[:3].tolist()) == [3, 7, 9]
+    demo = gradient_figures.demo_model()
+    with torch.no_grad():
+        h1 = demo.hidden_state(torch.tensor([[2, 3]]))[0]
+    W_demo = demo.head.weight.detach().clone().requires_grad_(True)
+    F.cross_entropy((W_demo @ h1).unsqueeze(0), torch.tensor([4])).backward()
+    demo_norms = W_demo.grad.norm(dim=1)
+    assert demo_norms[4] / demo_norms.min() > 100 and int(demo_norms.argmax()) == 4
 
 
 def test_decomposition_figure_tie_changes_embedding_grad():
