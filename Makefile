@@ -80,6 +80,7 @@ $(PY): | python-check platform-check
 $(LAB_STAMP): requirements.txt constraints.txt pyproject.toml | $(PY) python-check platform-check
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m tools.lean_server >/dev/null  # a server start without rfc3987-syntax and jupyter_lsp (tools/lean_server.py)
 	touch $@
 
 $(TEST_STAMP): $(LAB_STAMP) requirements-test.txt | python-check

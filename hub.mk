@@ -21,6 +21,7 @@ HUB_BENCH_STUDENTS ?= 1,5,10,20
 $(HUB_STAMP): $(HUB_PINS) constraints.txt $(TEST_STAMP)
 	$(PY) -m tools.layered_venv $(HUB_VENV)
 	$(HUB_VENV)/bin/python -m pip install --quiet -c constraints.txt -r $(HUB_PINS)
+	$(HUB_VENV)/bin/python -m tools.lean_server --prefix $(HUB_VENV) >/dev/null  # as the hub image does
 	$(HUB_VENV)/bin/python -c "import jupyterhub, nbgitpuller, jupyterlab, lmtie_edu; \
 		print('hub-venv: jupyterhub', jupyterhub.__version__, 'nbgitpuller', nbgitpuller.__version__)"
 	touch $@

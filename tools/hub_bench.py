@@ -28,6 +28,7 @@ import json
 import os
 import platform
 import shutil
+import statistics
 import sys
 import tempfile
 import threading
@@ -96,6 +97,16 @@ def cpu_seconds(proc: psutil.Process) -> float:
     return total
 
 
+def cpu_split(proc: psutil.Process) -> dict:
+    """CPU seconds of a student's single-user server itself and of its children (the kernel)."""
+    try:
+        times = proc.cpu_times()
+        server = times.user + times.system
+    except psutil.NoSuchProcess:
+        return {}
+    return {"server": server, "kernel": cpu_seconds(proc) - server}
+
+
 def pss(proc: psutil.Process) -> int:
     total = 0
     for member in [proc, *proc.children(recursive=True)]:
@@ -113,8 +124,15 @@ async def one_class(browser_path: str, hub: HubServer, link: str, n: int, clicks
         browser = await playwright.chromium.launch(executable_path=browser_path, headless=True, args=CHROMIUM_FLAGS)
         try:
             names = [f"s{n:02d}x{i:02d}" for i in range(n)]
+            at_first = {}
+
+            def sample(name: str) -> None:  # the student's server + kernel CPU when the first figure shows
+                proc = hub.student_servers().get(name)
+                if proc is not None:
+                    at_first[name] = cpu_split(proc)
+
             attended = await attend_class(browser, names, link, f"{TARGET}/notebooks/{LESSON}", clicks=clicks,
-                                          timeout_ms=TIMEOUT_MS, keep_open=True)
+                                          timeout_ms=TIMEOUT_MS, keep_open=True, at_first_figure=sample)
             # Steady state: every student's kernel alive and idle, every lab still open.
             servers = hub.student_servers()
             hub_process = psutil.Process(hub.process.pid)
@@ -124,6 +142,7 @@ async def one_class(browser_path: str, hub: HubServer, link: str, n: int, clicks
                 "steady_pss": sum(pss(proc) for proc in servers.values()),
                 "cpu": sorted(cpu_seconds(proc) for proc in servers.values()),
                 "browser_cpu": browser_usage()[1],  # before the contexts close (their processes end)
+                "at_first_figure": list(at_first.values()),
             }
             measured["hub_and_proxy"] = tree_rss(hub_process) - sum(measured["steady"].values())
             measured["hub_and_proxy_cpu"] = cpu_seconds(hub_process) - sum(measured["cpu"])
@@ -169,6 +188,10 @@ def run_level(browser_path: str, n: int) -> dict:
                 "browser_peak_rss": round(sampler.peak_browser / MiB),
             },
             "cpu_s_per_student_median": round(cpu[len(cpu) // 2], 1) if cpu else None,  # server + kernel
+            # from the link to the first figure: the student's server and kernel (median over students)
+            "cpu_s_to_first_figure": {part: round(statistics.median(s[part] for s in firsts), 1)
+                                      for part in ("server", "kernel")} if (firsts := measured["at_first_figure"])
+            else None,
             "cpu_s_hub_and_proxy": round(measured["hub_and_proxy_cpu"], 1),
             "cpu_s_browsers_total": round(measured["browser_cpu"], 1),  # on the students' laptops in a class
             "errors": [f"{r.name}: {r.error or ''} {r.cell_errors}".strip() for r in records if not r.ok],

@@ -139,8 +139,10 @@ async def click_tie(page, path: str, panel, timeout_ms: int) -> tuple[float, str
 
 
 async def attend(browser, name: str, link: str, path: str, *, clicks: int, timeout_ms: int,
-                 keep_open: bool = False) -> tuple[Attendance, object]:
-    """One student's lesson, start to end; never raises (failures are recorded). Returns the context."""
+                 keep_open: bool = False, at_first_figure=None) -> tuple[Attendance, object]:
+    """One student's lesson, start to end; never raises (failures are recorded). Returns the context.
+    ``at_first_figure(name)``, if given, is called the moment the first figure is on screen (a benchmark
+    samples the student's CPU there)."""
     record = Attendance(name)
     context = await browser.new_context(viewport=VIEWPORT)
     context.set_default_timeout(timeout_ms)  # a login form under a whole class's load: slow, not failed
@@ -154,6 +156,8 @@ async def attend(browser, name: str, link: str, path: str, *, clicks: int, timeo
         record.cell_errors = error_outputs(state)
         panel = await first_figure(page, timeout_ms)
         record.link_to_figure_s = time.monotonic() - started
+        if at_first_figure is not None:
+            at_first_figure(name)
         digests = set()
         for _ in range(clicks):
             seconds, digest = await click_tie(page, path, panel, timeout_ms)
@@ -171,10 +175,11 @@ async def attend(browser, name: str, link: str, path: str, *, clicks: int, timeo
 
 
 async def attend_class(browser, names: list[str], link: str, path: str, *, clicks: int, timeout_ms: int,
-                       keep_open: bool = False):
+                       keep_open: bool = False, at_first_figure=None):
     """All students at once, like a room clicking the same link in the same minute."""
     return await asyncio.gather(*(attend(browser, name, link, path, clicks=clicks, timeout_ms=timeout_ms,
-                                         keep_open=keep_open) for name in names))
+                                         keep_open=keep_open, at_first_figure=at_first_figure)
+                                  for name in names))
 
 
 def summary(records: list[Attendance]) -> dict:
