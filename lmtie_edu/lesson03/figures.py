@@ -8,16 +8,14 @@ from __future__ import annotations
 
 import copy
 import functools
-import math
-import numbers
 
 import ipywidgets as widgets
 import torch
-from matplotlib.patches import Rectangle
 from matplotlib.ticker import FuncFormatter
 
 from lmtie_edu.kit import diagrams
 from lmtie_edu.kit.diagrams import HEAD, INK, LOOKUP, SHARED, arrow, canvas, note
+from lmtie_edu.kit.live_figure import LiveFigure
 from lmtie_edu.kit.panels import PanelResult, TiePanel
 from lmtie_edu.kit.plotting import new_figure
 from lmtie_edu.shared.models import TinyLM
@@ -27,10 +25,13 @@ from lmtie_edu.shared.training import train
 from lmtie_edu.shared.validation import check_bool, check_token_ids, plain_number
 
 from .gradients import gradient_parts, rows_touched
+from .heatmap_figures import MAX_ENTRIES, MAX_MATRICES, GradientHeatmaps, plot_gradient_heatmaps
+
+__all__ = ["MAX_ENTRIES", "MAX_MATRICES", "PANEL_D", "PANEL_STEPS", "PANEL_VOCAB", "decomposition_figure",
+           "decomposition_panel", "demo_model", "draw_gradient_parts", "plot_gradient_heatmaps",
+           "update_frequency_figure"]
 
 PANEL_VOCAB, PANEL_D, PANEL_STEPS = 16, 8, 150   # the panel's model: V, d and its Adam steps
-MAX_MATRICES = 12        # side by side, 3.3 inches each: a figure at most 40 inches wide
-MAX_ENTRIES = 4_000_000  # per matrix: a heatmap shows no more (and drawing more takes long)
 
 
 def demo_model() -> TinyLM:
@@ -77,122 +78,6 @@ def draw_gradient_parts():
                               (total, "one .grad: the sum\n(rows 2, 5 get both)", SHARED),
                               (head, "every row;\ntarget 6 the largest", HEAD)):
         note(ax, box.x + cols / 2, 1.6, text, ha="center", color=colour, fontsize=8.5)
-    return fig
-
-
-def _check_text(value, name: str) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"{name} must be text (a str); got {value!r:.80}")
-    return value
-
-
-def _check_matrices(matrices, titles) -> list[torch.Tensor]:
-    if isinstance(matrices, torch.Tensor) or not isinstance(matrices, (list, tuple)) or not matrices:
-        raise TypeError("matrices must be a non-empty list of (rows, cols) tensors, one per panel")
-    if len(matrices) > MAX_MATRICES:
-        raise ValueError(f"plot_gradient_heatmaps draws at most {MAX_MATRICES} matrices side by side (a figure at "
-                         f"most 40 inches wide); got {len(matrices)} — split them over several figures")
-    if isinstance(titles, str) or not isinstance(titles, (list, tuple)) or len(titles) != len(matrices):
-        error = ValueError if isinstance(titles, (list, tuple)) else TypeError
-        raise error(f"titles must be a list of {len(matrices)} strings, one per matrix; got {titles!r:.80}")
-    for index, title in enumerate(titles):
-        _check_text(title, f"titles[{index}]")
-    checked = []
-    for index, matrix in enumerate(matrices):
-        name = f"matrices[{index}]"
-        if not isinstance(matrix, torch.Tensor):
-            raise TypeError(f"{name} must be a torch.Tensor (rows, cols); got {type(matrix).__name__}")
-        if matrix.is_meta or matrix.dim() != 2 or not matrix.numel():
-            raise ValueError(f"{name} must be a non-empty 2-D tensor with values (not meta); got shape "
-                             f"{tuple(matrix.shape)}{' on the meta device' if matrix.is_meta else ''}")
-        if matrix.dtype == torch.bool or matrix.is_complex():
-            raise TypeError(f"{name} must hold real numbers (a gradient); got dtype {matrix.dtype}")
-        if matrix.numel() > MAX_ENTRIES:
-            raise ValueError(f"{name} must have at most {MAX_ENTRIES:,} entries (a heatmap cannot show more, and "
-                             f"drawing them takes long); got {tuple(matrix.shape)} = {matrix.numel():,}")
-        if matrix.shape != matrices[0].shape:
-            raise ValueError(f"all matrices must have one shape; {name} is {tuple(matrix.shape)}, "
-                             f"matrices[0] is {tuple(matrices[0].shape)}")
-        matrix = matrix.detach().to_dense().double()
-        if not bool(torch.isfinite(matrix).all()):
-            raise ValueError(f"{name} contains NaN or inf")
-        checked.append(matrix)
-    return checked
-
-
-def _marked_rows(values, rows: int, name: str) -> list[int]:
-    """Row ids to mark (``inputs``/``targets``): an int, a list or a tensor of any shape (flattened)."""
-    if isinstance(values, numbers.Integral) and not isinstance(values, bool):
-        values = [int(values)]
-    elif isinstance(values, torch.Tensor):
-        values = values.flatten()
-    elif isinstance(values, (list, tuple, range)):
-        values = list(values)
-    return check_token_ids(values, rows, ranks=(1, 2), name=name).flatten().tolist()
-
-
-def plot_gradient_heatmaps(matrices, titles, *, inputs=(), targets=(), suptitle: str = ""):
-    """Gradient matrices side by side, each with the norm of its rows drawn beside it.
-
-    The heatmaps share one *linear* colour scale centred on zero, so a strong row looks strong and a weak one
-    pale. To the right of each, in the same axes, a bar per row gives its norm on a shared *logarithmic* scale:
-    a row that a linear scale shows as white still has a bar, and only an exactly zero row has none (it is
-    marked 0). Rows of the ``inputs`` tokens are outlined; the bars of the ``targets`` rows are red; tick labels
-    mark inputs (``in``) and targets (``tgt``).
-    """
-    matrices = _check_matrices(matrices, titles)
-    _check_text(suptitle, "suptitle")
-    rows, width = matrices[0].shape
-    inputs = sorted(set(_marked_rows(inputs, rows, "inputs")))
-    targets = set(_marked_rows(targets, rows, "targets"))
-    limit = max(float(m.abs().max()) for m in matrices) or 1.0
-    norms = [m.norm(dim=1) for m in matrices]
-    positive = torch.cat([n[n > 0] for n in norms])
-    high = float(positive.max()) * 2 if len(positive) else 1.0
-    floor = min(float(positive.min()) * 0.5 if len(positive) else high, high / 60)  # over a decade shown
-    floor = max(floor, high * 1e-6)                        # at most six decades
-    start, length = width - 0.5 + 0.15 * width, 0.9 * width   # where the bars sit, in heatmap columns
-
-    def bar_x(value):                                      # a norm -> its bar's end, on the log scale
-        return start + length * (math.log10(max(value, floor)) - math.log10(floor)) / math.log10(high / floor)
-
-    decades = [10.0 ** k for k in range(math.ceil(math.log10(floor)), math.floor(math.log10(high)) + 1)]
-    n = len(matrices)
-    fig, axes = new_figure(1, n, size=(min(3.6 * n + 0.9, 40.0), 3.9),
-                           margins=dict(left=0.08, right=0.88, bottom=0.13, top=0.78 if suptitle else 0.86,
-                                        wspace=0.1))
-    axes = list(axes) if n > 1 else [axes]
-    y = torch.arange(rows).numpy()
-    for index, (ax, matrix, norm, title) in enumerate(zip(axes, matrices, norms, titles, strict=True)):
-        image = ax.imshow(matrix.numpy(), cmap="RdBu_r", vmin=-limit, vmax=limit, aspect="auto",
-                          interpolation="nearest")
-        for row in inputs:
-            ax.add_patch(Rectangle((-0.5, row - 0.5), width, 1, fill=False, edgecolor="black", linewidth=1.5))
-        values = norm.tolist()
-        drawn = [row for row in range(rows) if values[row] > 0]
-        ax.hlines(y[drawn], start, [bar_x(values[row]) for row in drawn], linewidth=min(9.0, 170 / rows),
-                  colors=["tab:red" if row in targets else "0.55" for row in drawn])   # one artist: a quick redraw
-        zero = [row for row in range(rows) if values[row] == 0]
-        if zero and rows <= 40:                            # an exact zero has no bar: mark it 0
-            ax.plot([start + 0.3] * len(zero), zero, linestyle="none", marker="$0$", markersize=5, color="0.35")
-        ax.axvline(width - 0.5 + 0.075 * width, color="0.8", linewidth=0.8)
-        ax.set_xlim(-0.5, start + length)
-        ax.set_xticks([bar_x(v) for v in decades], [f"{v:g}" for v in decades], fontsize=7)
-        ax.set_xlabel("dimensions  |  row norm (log scale)", fontsize=8)
-        ax.set_title(title, fontsize=10)
-        if index == 0:
-            # label a few rows plus every marked one (each tick label costs render time)
-            shown = sorted({0, rows - 1, *range(0, rows, max(5, -(-rows // 10))), *inputs, *targets})
-            marks = [f"{i}{' in' if i in inputs else ''}{' tgt' if i in targets else ''}" for i in shown]
-            ax.set_yticks(shown, marks, fontsize=7)
-            ax.set_ylabel("row (token id)")
-        else:
-            ax.set_yticks([])
-    if suptitle:
-        fig.suptitle(suptitle, fontsize=10.5)
-    colorbar = fig.colorbar(image, ax=axes, shrink=0.85, pad=0.02, fraction=0.025)
-    colorbar.set_label("gradient (linear scale)", fontsize=8)
-    colorbar.ax.tick_params(labelsize=7)
     return fig
 
 
@@ -249,29 +134,66 @@ def update_frequency_figure(corpus: ZipfCorpus, untied_input, untied_output, tie
 
 # -- the panel ---------------------------------------------------------------------------------------
 
-def decomposition_figure(first: int = 2, second: int = 3, target: int = 4, tie: bool = True) -> PanelResult:
-    """One training example (context ``first, second`` → ``target``): the gradient through the lookup,
-    through the head, and what the embedding matrix receives (tied: their sum; untied: lookup only)."""
+TITLES = ("lookup path: input rows only", "head path: every row")
+RECEIVED = {True: "embedding.grad = the sum (tied)", False: "embedding.grad = lookup only"}
+
+
+def _checked_example(first, second, target, tie) -> tuple[int, int, int]:
     first, second, target = (plain_number(v) for v in (first, second, target))
     for name, value in (("first", first), ("second", second), ("target", target)):
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError(f"{name} must be a token id (int in [0, {PANEL_VOCAB - 1}]); got {value!r}")
         check_token_ids([value], PANEL_VOCAB, ranks=(1,), name=name)
     check_bool(tie, "tie")
-    parts = _cached_parts(first, second, target)
-    received = parts["tied"] if tie else parts["input_part"]
-    titles = ["lookup path: input rows only", "head path: every row",
-              "embedding.grad = the sum (tied)" if tie else "embedding.grad = lookup only"]
-    fig = plot_gradient_heatmaps((parts["input_part"], parts["output_part"], received), titles,
-                                 inputs=(first, second), targets=(target,))
-    numbers = {
-        "rows touched through the lookup": rows_touched(parts["input_part"]),
-        "rows touched through the head": rows_touched(parts["output_part"]),
-        "rows of embedding.grad non-zero": rows_touched(received),
-        "tied grad == lookup + head (within 1e-6)": parts["max_abs_diff"] < 1e-6,
-        "loss": round(parts["loss"], 3),
-    }
-    return PanelResult(fig, numbers)
+    return first, second, target
+
+
+class _Decomposition:
+    """One example's figure, built once for both values of *tie*: its frame (colour range, log scale, marked
+    rows) covers the tied and the untied embedding.grad, so a flip only swaps what the third axes shows."""
+
+    def __init__(self, first: int, second: int, target: int):
+        self.example = (first, second, target)
+        self.parts = parts = _cached_parts(first, second, target)
+        self.heatmaps = GradientHeatmaps((parts["input_part"], parts["output_part"], parts["tied"]),
+                                         [*TITLES, RECEIVED[True]], inputs=(first, second), targets=(target,))
+        self.live = LiveFigure(self.heatmaps.figure)
+        self.live.changing(self.heatmaps.artists_of(2))
+
+    def show(self, tie: bool) -> PanelResult:
+        parts = self.parts
+        received = parts["tied"] if tie else parts["input_part"]
+        self.heatmaps.show(2, received, RECEIVED[tie])
+        numbers = {
+            "rows touched through the lookup": rows_touched(parts["input_part"]),
+            "rows touched through the head": rows_touched(parts["output_part"]),
+            "rows of embedding.grad non-zero": rows_touched(received),
+            "tied grad == lookup + head (within 1e-6)": parts["max_abs_diff"] < 1e-6,
+            "loss": round(parts["loss"], 3),
+        }
+        return PanelResult(self.heatmaps.figure, numbers)
+
+
+def decomposition_figure(first: int = 2, second: int = 3, target: int = 4, tie: bool = True) -> PanelResult:
+    """One training example (context ``first, second`` → ``target``): the gradient through the lookup,
+    through the head, and what the embedding matrix receives (tied: their sum; untied: lookup only)."""
+    return _Decomposition(*_checked_example(first, second, target, tie)).show(tie)
+
+
+def _live_decomposition():
+    """A panel's compute: the figure is rebuilt only when the example changes; a flip of *tie* redraws the
+    third axes alone over the drawn rest (a LiveFigure). One figure per panel, showing its current state."""
+    current: list[_Decomposition] = []
+
+    def compute(first: int, second: int, target: int, tie: bool) -> PanelResult:
+        example = _checked_example(first, second, target, tie)
+        if not current or current[0].example != example:
+            current[:] = [_Decomposition(*example)]
+        result = current[0].show(tie)
+        result.png = current[0].live.png()
+        return result
+
+    return compute
 
 
 @functools.lru_cache(maxsize=256)
@@ -292,5 +214,5 @@ def decomposition_panel(first: int = 2, second: int = 3, target: int = 4, tie: b
         for name, value, label in (("first", first, "input 1"), ("second", second, "input 2"),
                                    ("target", target, "target"))
     }
-    return TiePanel(decomposition_figure, controls=controls, tie=tie,
+    return TiePanel(_live_decomposition(), controls=controls, tie=tie,
                     title="One example's gradient on the embedding matrix, split by path")
