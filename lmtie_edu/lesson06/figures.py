@@ -8,12 +8,15 @@ cross-entropy ``"all"`` over a split). The panel only redraws these stored runs:
 
 from __future__ import annotations
 
+import copy
 import math
 
 import ipywidgets as widgets
 import torch
+from matplotlib.legend import Legend
 from matplotlib.ticker import FuncFormatter
 
+from lmtie_edu.kit.live_figure import LiveFigure
 from lmtie_edu.kit.panels import PanelResult, TiePanel
 from lmtie_edu.kit.plotting import new_figure
 from lmtie_edu.shared.validation import check_bool, check_choice, check_positive_int
@@ -46,12 +49,13 @@ def _select(runs, tie, articles):
     return [run for run in runs if run["tie"] == tie and run["articles"] == articles]
 
 
-def _band(ax, steps, curves, colour, label, style, width):
-    curves = torch.tensor(curves, dtype=torch.float64).exp()       # perplexity = exp(loss)
-    mean = curves.mean(0)
-    ax.plot(steps, mean, style, color=colour, label=label, linewidth=width, marker=".", markersize=5)
-    ax.fill_between(steps, curves.min(0).values, curves.max(0).values, color=colour, alpha=0.15, linewidth=0)
-    return mean
+def _band(ax, steps, curves, colour, label, style, width) -> list:
+    """A mean curve with its min–max band (``curves``: perplexities, one row per seed); returns the artists."""
+    (line,) = ax.plot(steps, curves.mean(0), style, color=colour, label=label, linewidth=width, marker=".",
+                      markersize=5)
+    band = ax.fill_between(steps, curves.min(0).values, curves.max(0).values, color=colour, alpha=0.15,
+                           linewidth=0)
+    return [line, band]
 
 
 def _turning_point(steps, mean) -> tuple[int, str]:
@@ -62,6 +66,129 @@ def _turning_point(steps, mean) -> tuple[int, str]:
     return steps[best], f"lowest at step {steps[best]}, then rises"
 
 
+def _name(tie: bool) -> str:
+    return "tied" if tie else "untied"
+
+
+class _Curves:
+    """The three panels for one amount of text (see :func:`learning_curves_figure`).
+
+    The frame — axes, limits (fitted to both models' curves, which are always both drawn), labels, the middle
+    and right titles — is the same for tied and untied. What the toggle changes is drawn once per value of
+    ``tie`` in ``ties`` as a *layer* (the curves with that model thicker and first, the legends) and
+    :meth:`show` makes one layer visible and sets the two titles that name the chosen model."""
+
+    def __init__(self, runs, articles: int, ties):
+        self.runs, self.articles = runs, articles
+        self.figure, self.axes = new_figure(1, 3, size=(12.0, 4.2), margins=dict(
+            left=0.06, right=0.99, wspace=0.3, top=0.76, bottom=0.13))
+        select_ax, train_ax, right = self.axes
+        self.curves, self.points, ends = {}, {}, {}
+        for setting in (True, False):
+            group = _select(runs, setting, articles)
+            if group:                                   # perplexity = exp(loss), one row per seed
+                self.curves[setting] = {key: torch.tensor([r[key] for r in group], dtype=torch.float64).exp()
+                                        for key in ("select_curve", "train_curve")}
+                self.points[setting] = _turning_point(group[0]["eval_steps"],
+                                                      self.curves[setting]["select_curve"].mean(0))
+                ends[_name(setting)] = float(self.curves[setting]["train_curve"].mean(0)[-1])
+        self.layers = {tie: self._layer(tie) for tie in ties if tie in self.curves}
+        select_ax.set_xlabel("training step")
+        select_ax.set_ylabel("selection-half perplexity")
+        # y=1.0 (where matplotlib puts it anyway) fixes the title's place: placed automatically, a title hidden
+        # while a LiveFigure draws its background would be moved off the figure
+        select_ax.set_title("", fontsize=9, y=1.0)
+        train_ax.set_yscale("log")
+        train_ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))   # 100, not 10²
+        # label the minor ticks 20, 50, 200, 500 only: labelling all of them crowds the axis
+        train_ax.yaxis.set_minor_formatter(FuncFormatter(lambda value, _: f"{value:g}" if f"{value:.0e}"[0] in "25"
+                                                         else ""))
+        train_ax.set_xlabel("training step")
+        train_ax.set_ylabel("training-batch perplexity (log scale)")
+        if len(ends) == 2:
+            lower = "both end level" if len(set(ends.values())) == 1 else f"{min(ends, key=ends.get)} ends lower"
+            train_ax.set_title(f"training batches (mean of each interval)\n{lower}", fontsize=9)
+        else:
+            train_ax.set_title("training batches", fontsize=9)
+        right.axvline(articles, color="grey", linewidth=0.8, linestyle=":")
+        right.set_xlabel("training articles")
+        right.set_ylabel("report-half perplexity")
+        right.set_title("report half, mean over seeds\n(dotted line: the articles on the left)", fontsize=9)
+        self.suptitle = self.figure.suptitle("", fontsize=10, y=0.995)
+
+    def _layer(self, tie: bool) -> list:
+        """Both models' curves with ``tie``'s drawn thicker and first (its point is stated first), and the
+        legends listing them in that order."""
+        select_ax, train_ax, right = self.axes
+        artists, handles = [], {select_ax: [], train_ax: [], right: []}
+        for setting in (tie, not tie):
+            if setting not in self.curves:
+                continue
+            steps = _select(self.runs, setting, self.articles)[0]["eval_steps"]
+            width, colour, curves = 2.4 if setting == tie else 1.4, TIE_COLOURS[setting], self.curves[setting]
+            select = _band(select_ax, steps, curves["select_curve"], colour, _name(setting), "-", width)
+            lowest = select_ax.plot([self.points[setting][0]], [float(curves["select_curve"].mean(0).min())], "v",
+                                    color=colour, markersize=9, markeredgecolor="black", markeredgewidth=0.6)
+            train = _band(train_ax, steps, curves["train_curve"], colour, _name(setting), "--", width)
+            artists += select + lowest + train
+            handles[select_ax].append(select[0])
+            handles[train_ax].append(train[0])
+        knob = sorted({run["articles"] for run in self.runs})
+        for setting in (True, False):
+            for key, marker, style, label in (("final", "o", "-", "end of budget"),
+                                              ("early", "s", ":", "early-stopped")):
+                means = [mean_and_spread(_ppl(r[key]["all"]) for r in _select(self.runs, setting, a))[0]
+                         for a in knob]
+                handles[right] += right.plot(knob, means, marker + style, color=TIE_COLOURS[setting],
+                                             label=f"{_name(setting)}, {label}",
+                                             linewidth=2.2 if setting == tie else 1.2)
+        artists += handles[right]
+        for ax, size in ((select_ax, 8), (train_ax, 8), (right, 7)):
+            artists.append(ax.add_artist(Legend(ax, handles[ax], [h.get_label() for h in handles[ax]],
+                                                fontsize=size)))
+        return artists
+
+    def show(self, tie: bool) -> dict:
+        """Show the layer of ``tie`` and the titles naming it; returns the chosen model's numbers."""
+        check_bool(tie, "tie")
+        if tie not in self.layers:
+            raise ValueError(f"no {_name(tie)} runs with {self.articles} articles")
+        for setting, layer in self.layers.items():
+            for artist in layer:
+                artist.set_visible(setting == tie)
+        chosen = _select(self.runs, tie, self.articles)
+        self.axes[0].title.set_text(f"{self.articles} articles, selection half (▼ lowest)\n" + "\n".join(
+            f"{_name(setting)}: {self.points[setting][1]}" for setting in (tie, not tie) if setting in self.points))
+        self.suptitle.set_text(f"Tied (blue) vs untied (orange), {self.articles} articles: mean over {len(chosen)} "
+                               f"seeds, bands min–max; {_name(tie)} drawn thicker")
+        train, final, early = (mean_and_spread(_ppl(r[key]["all"]) for r in chosen)
+                               for key in ("train", "final", "early"))
+        return {
+            "model": _name(tie),
+            "training articles": self.articles,
+            "parameters": chosen[0]["parameters"],
+            "train perplexity (mean)": round(train[0], 1),
+            "report perplexity, end of budget (mean)": round(final[0], 1),
+            "report perplexity, end of budget (sd)": round(final[1], 1),
+            "report perplexity, early-stopped (mean)": round(early[0], 1),
+        }
+
+    def live(self) -> LiveFigure:
+        """The figure as a :class:`LiveFigure` whose changing artists are the layers and the two titles, in the
+        order a full drawing draws them (by z-order within each axes)."""
+        live = LiveFigure(self.figure)
+        changing = {id(a) for layer in self.layers.values() for a in layer} | {id(self.axes[0].title)}
+        for ax in self.axes:
+            live.changing([a for a in sorted(ax.get_children(), key=lambda a: a.get_zorder()) if id(a) in changing])
+        live.changing(self.suptitle)
+        return live
+
+
+def _articles(runs, articles) -> int:
+    knob = sorted({run["articles"] for run in runs})
+    return knob[-1] if articles is None else check_choice(articles, "articles", knob)
+
+
 def learning_curves_figure(runs, *, tie: bool = True, articles: int | None = None) -> PanelResult:
     """Three panels for one amount of text, tied (blue) and untied (orange) both drawn in full, the chosen
     model thicker. Left: selection-half perplexity during training on a linear axis fitted to those curves,
@@ -70,78 +197,33 @@ def learning_curves_figure(runs, *, tie: bool = True, articles: int | None = Non
     budget and at the early-stopping checkpoint."""
     runs = check_runs(runs)
     check_bool(tie, "tie")
-    knob = sorted({run["articles"] for run in runs})
-    articles = knob[-1] if articles is None else check_choice(articles, "articles", knob)
-    chosen = _select(runs, tie, articles)
-    if not chosen:
-        raise ValueError(f"no {'tied' if tie else 'untied'} runs with {articles} articles")
-    fig, (select_ax, train_ax, right) = new_figure(1, 3, size=(12.0, 4.2), margins=dict(
-        left=0.06, right=0.99, wspace=0.3, top=0.76, bottom=0.13))
-    points, ends = {}, {}
-    for setting in (tie, not tie):                     # the chosen model first: its point is stated first
-        group, name = _select(runs, setting, articles), "tied" if setting else "untied"
-        if not group:
-            continue
-        steps, width = group[0]["eval_steps"], 2.4 if setting == tie else 1.4
-        mean = _band(select_ax, steps, [r["select_curve"] for r in group], TIE_COLOURS[setting], name, "-", width)
-        best, points[name] = _turning_point(steps, mean)
-        select_ax.plot([best], [float(mean.min())], "v", color=TIE_COLOURS[setting], markersize=9,
-                       markeredgecolor="black", markeredgewidth=0.6)
-        train = _band(train_ax, steps, [r["train_curve"] for r in group], TIE_COLOURS[setting], name, "--", width)
-        ends[name] = float(train[-1])
-    select_ax.set_xlabel("training step")
-    select_ax.set_ylabel("selection-half perplexity")
-    select_ax.set_title(f"{articles} articles, selection half (▼ lowest)\n"
-                        + "\n".join(f"{name}: {point}" for name, point in points.items()), fontsize=9)
-    select_ax.legend(fontsize=8)
-    train_ax.set_yscale("log")
-    train_ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))   # 100, not 10²
-    # label the minor ticks 20, 50, 200, 500 only: labelling all of them crowds the axis
-    train_ax.yaxis.set_minor_formatter(FuncFormatter(lambda value, _: f"{value:g}" if f"{value:.0e}"[0] in "25"
-                                                     else ""))
-    train_ax.set_xlabel("training step")
-    train_ax.set_ylabel("training-batch perplexity (log scale)")
-    if len(ends) == 2:
-        lower = min(ends, key=ends.get)
-        train_ax.set_title(f"training batches (mean of each interval)\n{lower} ends lower", fontsize=9)
-    else:
-        train_ax.set_title("training batches", fontsize=9)
-    train_ax.legend(fontsize=8)
-    for setting in (True, False):
-        for key, marker, style, label in (("final", "o", "-", "end of budget"), ("early", "s", ":", "early-stopped")):
-            means = [mean_and_spread(_ppl(r[key]["all"]) for r in _select(runs, setting, a))[0] for a in knob]
-            right.plot(knob, means, marker + style, color=TIE_COLOURS[setting],
-                       label=f"{'tied' if setting else 'untied'}, {label}",
-                       linewidth=2.2 if setting == tie else 1.2)
-    right.axvline(articles, color="grey", linewidth=0.8, linestyle=":")
-    right.set_xlabel("training articles")
-    right.set_ylabel("report-half perplexity")
-    right.set_title("report half, mean over seeds\n(dotted line: the articles on the left)", fontsize=9)
-    right.legend(fontsize=7)
-    fig.suptitle(f"Tied (blue) vs untied (orange), {articles} articles: mean over {len(chosen)} seeds, "
-                 f"bands min–max; {'tied' if tie else 'untied'} drawn thicker", fontsize=10, y=0.995)
-    train = mean_and_spread(_ppl(r["train"]["all"]) for r in chosen)
-    final = mean_and_spread(_ppl(r["final"]["all"]) for r in chosen)
-    early = mean_and_spread(_ppl(r["early"]["all"]) for r in chosen)
-    return PanelResult(fig, {
-        "model": "tied" if tie else "untied",
-        "training articles": articles,
-        "parameters": chosen[0]["parameters"],
-        "train perplexity (mean)": round(train[0], 1),
-        "report perplexity, end of budget (mean)": round(final[0], 1),
-        "report perplexity, end of budget (sd)": round(final[1], 1),
-        "report perplexity, early-stopped (mean)": round(early[0], 1),
-    })
+    articles = _articles(runs, articles)
+    if not _select(runs, tie, articles):
+        raise ValueError(f"no {_name(tie)} runs with {articles} articles")
+    curves = _Curves(runs, articles, ties=(tie,))
+    return PanelResult(curves.figure, curves.show(tie))
 
 
 def tying_panel(runs, *, tie: bool = True, articles: int | None = None) -> TiePanel:
-    """Widget: toggle tying and the amount of training text; redraws the stored runs (no retraining)."""
-    runs = check_runs(runs)
-    knob = sorted({run["articles"] for run in runs})
-    articles = knob[-1] if articles is None else check_choice(articles, "articles", knob)
-    control = widgets.Dropdown(options=knob, value=articles, description="articles")
-    return TiePanel(lambda tie, articles: learning_curves_figure(runs, tie=tie, articles=articles),
-                    controls={"articles": control}, tie=tie,
+    """Widget: toggle tying and the amount of training text; redraws the stored runs (no retraining).
+
+    Each amount of text has its own figure (its left and middle axes are fitted to its curves), built and
+    drawn in full the first time it is shown; a toggle then redraws only the curves, legends and titles."""
+    runs = copy.deepcopy(check_runs(runs))            # the runs as they were: a figure once drawn keeps them
+    articles = _articles(runs, articles)
+    control = widgets.Dropdown(options=sorted({run["articles"] for run in runs}), value=articles,
+                               description="articles")
+    figures = {}                                       # articles → (_Curves, LiveFigure)
+
+    def compute(tie, articles):
+        if articles not in figures:
+            curves = _Curves(runs, articles, ties=(True, False))
+            figures[articles] = curves, curves.live()
+        curves, live = figures[articles]
+        numbers = curves.show(tie)
+        return PanelResult(curves.figure, numbers, png=live.png())
+
+    return TiePanel(compute, controls={"articles": control}, tie=tie,
                     title="Tied vs untied: learning curves (stored runs, no retraining)")
 
 

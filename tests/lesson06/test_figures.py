@@ -1,11 +1,15 @@
 """Lesson 06 figures and the tied-vs-untied panel (driven with made-up runs of the lesson's shape)."""
 
+import io
 import math
 
+import numpy as np
 import pytest
 import torch
+from PIL import Image
 
 from lmtie_edu.kit.panels import PanelResult
+from lmtie_edu.kit.plotting import figure_to_png
 from lmtie_edu.lesson06 import figures as lm_figures
 from lmtie_edu.lesson06.summaries import mean_and_spread
 from tools.bench import synthetic_runs
@@ -96,3 +100,31 @@ def test_both_models_are_drawn_in_full(runs):
         assert all(line.get_alpha() in (None, 1.0) for line in lines)
         widths = {line.get_label(): line.get_linewidth() for line in lines}
         assert widths["tied"] > widths["untied"]
+
+
+def _pixels(png: bytes):
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=float)
+
+
+def test_panel_redraw_looks_like_a_full_drawing(runs):
+    """Issue 27: the panel redraws only the curves, legends and titles over a stored background (one per amount
+    of text); each state's picture is the full drawing of that state — the first one included, drawn before
+    any full drawing could put a title hidden in the background back in its place."""
+    panel = lm_figures.tying_panel(runs, tie=True, articles=20)
+    states = [(True, 20), (False, 20), (True, 20), (False, 60), (True, 60), (False, 20)]
+    for index, (tie, articles) in enumerate(states):
+        if index:
+            panel.set(tie=tie, articles=articles)
+        live = _pixels(bytes(panel.image.value))
+        whole = _pixels(figure_to_png(panel.result.figure))
+        assert live.shape == whole.shape
+        assert abs(live - whole).mean() < 0.5, (tie, articles)
+        assert panel.result.numbers["model"] == ("tied" if tie else "untied")
+    alone = lm_figures.learning_curves_figure(runs, tie=False, articles=20).figure   # the figure the notebook shows
+    assert abs(_pixels(figure_to_png(alone)) - _pixels(bytes(panel.image.value))).mean() < 0.5
+
+
+def test_equal_training_ends_are_called_level(runs):
+    """The synthetic runs' training curves are equal for both models: neither 'ends lower'."""
+    title = lm_figures.learning_curves_figure(runs, tie=False, articles=20).figure.axes[1].get_title()
+    assert title.endswith("both end level")
