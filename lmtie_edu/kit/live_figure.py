@@ -14,7 +14,9 @@ memory, without a GUI):
 
 What may change is what the background does not show: artists' data, colours, text and visibility. What must
 not change is the frame: axes limits, ticks, labels, legends, colour-bar ranges — fix them once for every
-state the controls can reach (e.g. limits that cover tied and untied). ``live.figure`` is an ordinary
+state the controls can reach (e.g. limits that cover tied and untied). A title that changes must be placed
+explicitly, ``ax.set_title(text, y=1.0)``: matplotlib moves an automatically placed title that is hidden while
+the background is drawn (off the top of the figure). ``live.figure`` is an ordinary
 Figure: ``show(live.figure)`` or ``figure_to_png`` draw it whole, changing artists included.
 """
 

@@ -10,35 +10,78 @@ from matplotlib.patches import Rectangle
 from lmtie_edu.kit.diagrams import HEAD, INK, LOOKUP, SHARED, arrow, canvas, matrix, note
 from lmtie_edu.shared.validation import check_matrix
 
-__all__ = ["draw_gradient_rows", "draw_shared_matrix"]
+__all__ = ["GradientRows", "draw_gradient_rows", "draw_shared_matrix", "exponent_range", "gradient_exponents",
+           "row_outlines", "show_rows"]
 
 #: |gradient| colours: the smallest non-zero value is already a clear green, so no non-zero row looks white.
 _GREENS = ListedColormap(colormaps["Greens"](np.linspace(0.35, 1.0, 256))).with_extremes(bad="white")
 
 
-def draw_gradient_rows(ax, grad, *, title: str, highlight_rows=()) -> None:
-    """|grad| on a log colour scale: every non-zero entry is green, exact zeros are white and their rows
-    are marked "0", so which rows get gradient shows at any magnitude."""
+def gradient_exponents(grad) -> np.ma.MaskedArray:
+    """log₁₀ |grad|, with exact zeros masked (drawn white)."""
     values = check_matrix(grad, "grad").detach().abs().double().numpy()
     nonzero = values > 0
-    exponents = np.ma.masked_array(np.log10(np.where(nonzero, values, 1.0)), mask=~nonzero)  # zeros: white
-    high = float(exponents.max()) if nonzero.any() else 0.0
-    low = min(float(exponents.min()) if nonzero.any() else -1.0, high - 1)  # at least one decade
-    image = ax.imshow(exponents, cmap=_GREENS, vmin=low, vmax=high, aspect="auto", interpolation="nearest")
-    rows, cols = values.shape
-    for row in range(rows):
-        if not values[row].any() and rows <= 32:
-            ax.text((cols - 1) / 2, row, "0", ha="center", va="center", fontsize=7, color="#888888")
-    for row in sorted(set(int(r) for r in highlight_rows)):
-        ax.add_patch(Rectangle((-0.5, row - 0.5), cols, 1, fill=False, edgecolor="black", linewidth=1.6))
+    return np.ma.masked_array(np.log10(np.where(nonzero, values, 1.0)), mask=~nonzero)
+
+
+def exponent_range(*exponents: np.ma.MaskedArray) -> tuple[float, float]:
+    """The log colour range that shows every given gradient (of gradient_exponents): at least one decade."""
+    shown = [e for e in exponents if e.count()]
+    high = max(float(e.max()) for e in shown) if shown else 0.0
+    low = min(min(float(e.min()) for e in shown) if shown else -1.0, high - 1)
+    return low, high
+
+
+def row_outlines(ax, rows: int, cols: int) -> list[Rectangle]:
+    """One outline per row of a (rows, cols) image, all hidden: :func:`show_rows` shows some."""
+    return [ax.add_patch(Rectangle((-0.5, row - 0.5), cols, 1, fill=False, edgecolor="black", linewidth=1.6,
+                                   visible=False)) for row in range(rows)]
+
+
+def show_rows(outlines: list[Rectangle], rows) -> None:
+    wanted = set(int(r) for r in rows)
+    for row, outline in enumerate(outlines):
+        outline.set_visible(row in wanted)
+
+
+class GradientRows:
+    """The artists of :func:`draw_gradient_rows`, kept so that a panel updates them in place (its LiveFigure
+    redraws only :attr:`artists`, in drawing order, the axes' spines on top as in a full drawing)."""
+
+    def __init__(self, ax, grad, *, highlight_rows=(), color_range: tuple[float, float] | None = None):
+        exponents = gradient_exponents(grad)
+        low, high = color_range or exponent_range(exponents)
+        self.image = ax.imshow(exponents, cmap=_GREENS, vmin=low, vmax=high, aspect="auto", interpolation="nearest")
+        rows, cols = exponents.shape
+        self.zeros = [ax.text((cols - 1) / 2, row, "0", ha="center", va="center", fontsize=7, color="#888888",
+                              visible=False) for row in range(rows)] if rows <= 32 else []
+        self.outlines = row_outlines(ax, rows, cols)
+        self.artists = [self.image, *self.outlines, *ax.spines.values(), *self.zeros]
+        self.update(grad, highlight_rows, exponents)
+        ax.set_xlabel("dimension")
+        if rows <= 32:
+            ax.set_yticks(range(rows))
+            ax.tick_params(axis="y", labelsize=7)
+        bar = ax.figure.colorbar(self.image, ax=ax, shrink=0.85)
+        bar.set_label("log₁₀ |gradient|; white = exactly 0", fontsize=8)
+        bar.ax.tick_params(labelsize=7)
+
+    def update(self, grad, highlight_rows=(), exponents=None) -> None:
+        exponents = gradient_exponents(grad) if exponents is None else exponents
+        self.image.set_data(exponents)
+        zero_rows = np.ma.getmaskarray(exponents).all(axis=1)
+        for row, text in enumerate(self.zeros):
+            text.set_visible(bool(zero_rows[row]))
+        show_rows(self.outlines, highlight_rows)
+
+
+def draw_gradient_rows(ax, grad, *, title: str, highlight_rows=(), color_range=None) -> GradientRows:
+    """|grad| on a log colour scale: every non-zero entry is green, exact zeros are white and their rows
+    are marked "0", so which rows get gradient shows at any magnitude. ``color_range``: (low, high) decades,
+    by default those of ``grad``."""
+    drawn = GradientRows(ax, grad, highlight_rows=highlight_rows, color_range=color_range)
     ax.set_title(title, fontsize=10)
-    ax.set_xlabel("dimension")
-    if rows <= 32:
-        ax.set_yticks(range(rows))
-        ax.tick_params(axis="y", labelsize=7)
-    bar = ax.figure.colorbar(image, ax=ax, shrink=0.85)
-    bar.set_label("log₁₀ |gradient|; white = exactly 0", fontsize=8)
-    bar.ax.tick_params(labelsize=7)
+    return drawn
 
 
 def draw_shared_matrix():

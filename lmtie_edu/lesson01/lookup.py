@@ -11,13 +11,14 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from lmtie_edu.kit.live_figure import LiveFigure
 from lmtie_edu.kit.panels import PanelResult, TiePanel
 from lmtie_edu.kit.plotting import heatmap, new_figure
 from lmtie_edu.shared.gradient_rows import nonzero_rows
-from lmtie_edu.shared.validation import check_positive_int
+from lmtie_edu.shared.validation import check_bool, check_positive_int
 
 from .checks import MAX_FIGURE_VOCAB, check_gradient_inputs, parse_ids
-from .figures import draw_gradient_rows
+from .figures import draw_gradient_rows, exponent_range, gradient_exponents, row_outlines, show_rows
 
 __all__ = ["check_gradient_inputs", "lookup_figure", "lookup_panel", "next_token_gradient", "nonzero_rows",
            "parse_ids"]
@@ -39,30 +40,88 @@ def next_token_gradient(ids, *, tie, vocab_size=12, d_model=6, seed=0):
             "loss": loss.item(), "rows_touched": nonzero_rows(W.grad)}
 
 
+class _LookupView:
+    """The panel's figure, built once and updated in place. Its colour range is the union over tied and untied
+    of the ids shown, so flipping the tie changes no frame; new ids may need another range (``show`` says so)."""
+
+    STEPS_KEPT = 8  # gradient steps kept (both tie values of the last ids typed)
+
+    def __init__(self, vocab_size: int):
+        self.vocab_size = vocab_size
+        self._steps: dict[tuple, dict] = {}
+        self.figure = self._left = self._right = None
+
+    def _both_steps(self, ids: torch.Tensor) -> dict:
+        key = tuple(ids.tolist())
+        if key not in self._steps:
+            self._steps[key] = {tie: next_token_gradient(ids, tie=tie, vocab_size=self.vocab_size)
+                                for tie in (False, True)}
+            while len(self._steps) > self.STEPS_KEPT:
+                self._steps.pop(next(iter(self._steps)))
+        return self._steps[key]
+
+    def show(self, ids_text: str, tie: bool) -> tuple[dict, bool]:
+        """Show a state; return its numbers and whether the frame (the colour range) changed."""
+        ids = parse_ids(ids_text, self.vocab_size)  # every check before anything is drawn
+        steps = self._both_steps(ids)
+        check_bool(tie, "tie")
+        out = steps[tie]
+        color_range = exponent_range(*(gradient_exponents(step["grad"]) for step in steps.values()))
+        frame_changed = self.figure is None or self._right.image.get_clim() != color_range
+        if self.figure is None:
+            self.figure, (left, right) = new_figure(1, 2, size=(8.0, 3.6))
+            heatmap(left, out["weight"], title="embedding W (V×d); outlined: rows looked up", xlabel="dimension",
+                    ylabel="token id")  # W is the same tied or not: only its outlines change
+            self._left = row_outlines(left, *out["weight"].shape)
+            self._right = draw_gradient_rows(right, out["grad"], title="", color_range=color_range)
+        elif frame_changed:
+            self._right.image.set_clim(*color_range)  # the colour bar follows (a new frame)
+        left, right = self.figure.axes[:2]
+        show_rows(self._left, out["inputs"])
+        self._right.update(out["grad"], out["inputs"])
+        right.set_title("W.grad, tied: every row gets gradient" if tie else "W.grad, untied: only rows looked up",
+                        fontsize=10, y=1.0)  # a fixed place (where matplotlib puts it): a hidden title is not moved
+        return {
+            "inputs (looked up)": str(out["inputs"]),
+            "targets (predicted)": str(out["targets"]),
+            "rows with non-zero gradient": len(out["rows_touched"]),
+            "of V rows": self.vocab_size,
+            "loss": out["loss"],
+        }, frame_changed
+
+    def changing(self) -> list:
+        """The artists a state changes, in drawing order."""
+        left, right = self.figure.axes[:2]
+        return [*self._left, *left.spines.values(), *self._right.artists, right.title]
+
+
 def lookup_figure(ids_text: str = "2, 5, 5, 9", tie: bool = False, vocab_size: int = 12) -> PanelResult:
     """The lesson 01 panel: the rows looked up, and the rows the gradient reaches (tied or untied)."""
     vocab_size = check_positive_int(vocab_size, "vocab_size")
     if vocab_size > MAX_FIGURE_VOCAB:
         raise ValueError(f"vocab_size must be at most {MAX_FIGURE_VOCAB} here: the figure draws one row per token, "
                          f"and more rows are not readable; got {vocab_size:,} (next_token_gradient takes larger ones)")
-    ids = parse_ids(ids_text, vocab_size)
-    out = next_token_gradient(ids, tie=tie, vocab_size=vocab_size)
-    fig, (left, right) = new_figure(1, 2, size=(8.0, 3.6))
-    heatmap(left, out["weight"], title="embedding W (V×d); outlined: rows looked up", xlabel="dimension",
-            ylabel="token id", highlight_rows=out["inputs"])
-    draw_gradient_rows(right, out["grad"], highlight_rows=out["inputs"],
-                       title="W.grad, tied: every row gets gradient" if tie else "W.grad, untied: only rows looked up")
-    return PanelResult(fig, {
-        "inputs (looked up)": str(out["inputs"]),
-        "targets (predicted)": str(out["targets"]),
-        "rows with non-zero gradient": len(out["rows_touched"]),
-        "of V rows": vocab_size,
-        "loss": out["loss"],
-    })
+    view = _LookupView(vocab_size)
+    numbers, _ = view.show(ids_text, tie)
+    return PanelResult(view.figure, numbers)
 
 
 def lookup_panel(ids_text: str = "2, 5, 5, 9", tie: bool = False) -> TiePanel:
-    """Widget: type token ids, toggle tying, watch which rows of W receive gradient."""
+    """Widget: type token ids, toggle tying, watch which rows of W receive gradient.
+
+    The figure is drawn whole once; a toggle redraws only what changes (a LiveFigure). New ids whose gradients
+    need another colour range redraw the whole figure (``forget_background``)."""
+    view, live = _LookupView(12), []
+
+    def compute(tie, ids):
+        numbers, frame_changed = view.show(ids, tie)
+        if not live:
+            live.append(LiveFigure(view.figure))
+            live[0].changing(view.changing())
+        elif frame_changed:
+            live[0].forget_background()
+        return PanelResult(view.figure, numbers, png=live[0].png())
+
     ids = widgets.Text(description="token ids", continuous_update=False)  # its text: `values=` below
-    return TiePanel(lambda tie, ids: lookup_figure(ids, tie), controls={"ids": ids}, tie=tie, values={"ids": ids_text},
+    return TiePanel(compute, controls={"ids": ids}, tie=tie, values={"ids": ids_text},
                     title="Which rows of the embedding does one training step touch?")

@@ -3,21 +3,20 @@
 
 from __future__ import annotations
 
-import math
-
 import ipywidgets as widgets
 import torch
 
 from lmtie_edu.kit.diagrams import HEAD, LOOKUP, SHARED, arrow, canvas, matrix, note
+from lmtie_edu.kit.live_figure import LiveFigure
 from lmtie_edu.kit.panels import PanelResult, TiePanel
 from lmtie_edu.kit.plotting import new_figure
 from lmtie_edu.shared.validation import check_bool, check_matrix, check_positive_int
 
+from .artists import GREEN, GREY, RED, Arrows, Bars, arrow_limits, draw_bars
 from .logits import hidden_from_polar, score_table, toy_vocabulary
 
 #: geometry_figure labels every token (an arrow and two bars each): beyond this many the labels overlap.
 MAX_DRAWN_TOKENS = 60
-RED, BLUE, GREEN, GREY = "#cc3311", "#4477aa", "#228833", "#bbbbbb"
 
 
 def _check_labels(labels, W) -> list[str]:
@@ -28,69 +27,36 @@ def _check_labels(labels, W) -> list[str]:
     return [str(label) for label in labels]
 
 
-def draw_arrows(ax, W, labels, h=None, *, highlight=(), color=BLUE) -> None:
-    """Token vectors as arrows from the origin, each labelled just beyond its tip (along its direction, so
-    arrows that point different ways get labels apart), plus the hidden state ``h`` in black."""
-    W = W.detach()
-    extent = float(W.abs().max())
-    if h is not None:
-        extent = max(extent, float(h.abs().max()))
-    extent = 1.15 * extent + 0.3
-    points = W.tolist()
-    xs = [p[0] for p in points] + ([float(h[0])] if h is not None else []) + [0.0]
-    ys = [p[1] for p in points] + ([float(h[1])] if h is not None else []) + [0.0]
-    colors = [RED if i in highlight else color for i in range(len(points))]
-    # one quiver artist for all arrows: much cheaper to render than one annotation per arrow
-    ax.quiver([0.0] * len(points), [0.0] * len(points), [p[0] for p in points], [p[1] for p in points],
-              color=colors, angles="xy", scale_units="xy", scale=1, width=0.008, zorder=3)
-    for i, (x, y) in enumerate(points):
-        length = math.hypot(x, y) or 1.0
-        ax.text(x + 0.3 * x / length, y + 0.3 * y / length, labels[i], fontsize=8, ha="center", va="center",
-                fontweight="bold" if i in highlight else "normal")
-    if h is not None:
-        hx, hy = h.tolist()
-        ax.quiver([0.0], [0.0], [hx], [hy], color="black", angles="xy", scale_units="xy", scale=1,
-                  width=0.011, zorder=4)
-        # label h beside the middle of its shaft, on the side away from the token arrow nearest in angle
-        length = math.hypot(hx, hy)
-        side = 1.0
-        if points:
-            nearest = max(points, key=lambda p: (p[0] * hx + p[1] * hy) / ((math.hypot(*p) or 1.0) * (length or 1.0)))
-            side = -1.0 if (hx * nearest[1] - hy * nearest[0]) > 0 else 1.0   # the nearest arrow is to the left
-        if length > 0.05:  # a zero h is a dot at the origin: no label on top of it
-            ax.text(0.55 * hx - side * 0.3 * hy / length, 0.55 * hy + side * 0.3 * hx / length, "h", fontsize=11,
-                    fontweight="bold", ha="center", va="center")
-    ax.axhline(0, color=GREY, linewidth=0.6)
-    ax.axvline(0, color=GREY, linewidth=0.6)
-    pad = 0.12 * extent + 0.25  # room for the labels beyond the tips
-    ax.set_xlim(min(xs) - pad, max(xs) + pad)
-    ax.set_ylim(min(ys) - pad, max(ys) + pad)
-    step = 2 if extent > 2 else 1
-    ax.set_xticks(range(-step * 10, step * 11, step))
-    ax.set_yticks(range(-step * 10, step * 11, step))
-    ax.set_xlim(min(xs) - pad, max(xs) + pad)
-    ax.set_ylim(min(ys) - pad, max(ys) + pad)
-    ax.set_aspect("equal")
+class GeometryFigure:
+    """The arrows, the logits and the softmax of one head and one h, built once and updated in place.
+    ``heads``: every matrix the figure may show; the arrows' frame holds all of them (and h)."""
 
+    def __init__(self, labels, heads):
+        self.labels, self.heads, self.frame = labels, heads, None
+        self.figure, axes = new_figure(1, 3, size=(10.5, 4.0),
+                                       margins=dict(left=0.04, right=0.98, bottom=0.08, top=0.9, wspace=0.3))
+        for ax, box in zip(axes, ((0.04, 0.08, 0.42, 0.82), (0.52, 0.08, 0.21, 0.82), (0.77, 0.08, 0.21, 0.82)),
+                           strict=True):
+            ax.set_position(box)  # the arrows get the widest panel: their labels must not touch
+        self.arrows = Arrows(axes[0], labels)
+        self.logits = Bars(axes[1], labels, title="logits = h · w_i")
+        self.softmax = Bars(axes[2], labels, title="softmax", fmt="{:.3f}")
+        self.changing = [*self.arrows.artists, axes[0].title, *self.logits.artists, *self.softmax.artists]
 
-def draw_bars(ax, values, labels, *, title: str, highlight: int | None = None, fmt: str = "{:.2f}") -> None:
-    """Horizontal bars, each labelled at its end with the token and the value (no axis ticks: a tick
-    label costs more to render than a text, and widget redraws must stay fast)."""
-    values = [float(v) for v in values]
-    colors = [RED if i == highlight else BLUE for i in range(len(values))]
-    ax.barh(range(len(values)), values, color=colors)
-    ax.set_yticks([])
-    ax.set_xticks([])
-    ax.set_ylim(len(values) - 0.5, -0.5)  # first token on top
-    ax.axvline(0, color="#888888", linewidth=0.6)
-    ax.set_title(title, fontsize=10)
-    for i, v in enumerate(values):
-        text = f" {labels[i]} {fmt.format(v)} " if v >= 0 else f" {fmt.format(v)} {labels[i]} "
-        ax.text(v, i, text, va="center", ha="left" if v >= 0 else "right", fontsize=8,
-                fontweight="bold" if i == highlight else "normal")
-    low, high = min(values + [0.0]), max(values + [0.0])
-    pad = 0.6 * (high - low or 1.0)
-    ax.set_xlim(low - (pad if low < 0 else 0), high + pad)
+    def show(self, h, W, title: str) -> tuple[dict, bool]:
+        """Draw ``W`` (one of the heads) with ``h``; return the scores and whether the frame changed."""
+        with torch.no_grad():
+            scores = score_table(h, W)
+        frame = arrow_limits(self.heads, h)
+        changed = frame != self.frame
+        if changed:
+            self.arrows.set_frame(frame)
+            self.frame = frame
+        self.arrows.update(W, h, highlight=(scores["top"],))
+        self.arrows.ax.set_title(title, fontsize=10, y=1.0)  # a fixed place (where matplotlib puts it)
+        self.logits.update(scores["logits"], highlight=scores["top"])
+        self.softmax.update(scores["probabilities"], highlight=scores["top"], xlim=(0, 1.6))
+        return scores, changed
 
 
 def geometry_figure(h: torch.Tensor, W: torch.Tensor, labels, *, title: str = "token vectors and h"):
@@ -105,17 +71,10 @@ def geometry_figure(h: torch.Tensor, W: torch.Tensor, labels, *, title: str = "t
     if not isinstance(title, str):
         raise TypeError(f"title must be text; got {title!r}")
     with torch.no_grad():
-        scores = score_table(h, W)
-    labels = _check_labels(labels, W)
-    fig, axes = new_figure(1, 3, size=(10.5, 4.0), margins=dict(left=0.04, right=0.98, bottom=0.08, top=0.9, wspace=0.3))
-    for ax, box in zip(axes, ((0.04, 0.08, 0.42, 0.82), (0.52, 0.08, 0.21, 0.82), (0.77, 0.08, 0.21, 0.82)), strict=True):
-        ax.set_position(box)  # the arrows get the widest panel: their labels must not touch
-    draw_arrows(axes[0], W, labels, h, highlight=(scores["top"],))
-    axes[0].set_title(title, fontsize=10)
-    draw_bars(axes[1], scores["logits"], labels, title="logits = h · w_i", highlight=scores["top"])
-    draw_bars(axes[2], scores["probabilities"], labels, title="softmax", highlight=scores["top"], fmt="{:.3f}")
-    axes[2].set_xlim(0, 1.6)
-    return fig, scores
+        score_table(h, W)  # checks h before anything is built
+    view = GeometryFigure(_check_labels(labels, W), [W])
+    scores, _ = view.show(h, W, title)
+    return view.figure, scores
 
 
 def norm_cosine_figure(h: torch.Tensor, W: torch.Tensor, labels, *, k: int = 6):
@@ -187,28 +146,53 @@ def draw_shared_matrix():
 
 # -- the panel ----------------------------------------------------------------------------------------
 
-def logits_figure(angle: int = 60, length: float = 1.3, tie: bool = True) -> PanelResult:
-    """The lesson 02 panel: the head's rows (W_emb when tied, an independent W_out when not), h, bars."""
-    labels, embedding, head = toy_vocabulary()
+def _show_logits(view: GeometryFigure, angle, length, tie) -> tuple[dict, bool]:
     check_bool(tie, "tie")
-    h = hidden_from_polar(angle, length)
-    W = embedding if tie else head
-    fig, scores = geometry_figure(h, W, labels, title="head rows = W_emb (tied)" if tie else "head rows = W_out (untied)")
-    return PanelResult(fig, {
+    h = hidden_from_polar(angle, length)  # every check before anything is drawn
+    W = view.heads[0] if tie else view.heads[1]
+    scores, changed = view.show(h, W, "head rows = W_emb (tied)" if tie else "head rows = W_out (untied)")
+    labels = view.labels
+    return {
         "h": f"({h[0].item():.2f}, {h[1].item():.2f})",
         "top token (largest h·w)": labels[scores["top"]],
         "p(top)": scores["probabilities"][scores["top"]].item(),
         "nearest vector to h": labels[scores["nearest"]],
         "logit of the nearest": scores["logits"][scores["nearest"]].item(),
-    })
+    }, changed
+
+
+def _logits_view() -> GeometryFigure:
+    """The panel's figure: the arrows' frame holds both heads (W_emb tied, W_out untied), so a toggle keeps it."""
+    labels, embedding, head = toy_vocabulary()
+    return GeometryFigure(labels, [embedding, head])
+
+
+def logits_figure(angle: int = 60, length: float = 1.3, tie: bool = True) -> PanelResult:
+    """The lesson 02 panel: the head's rows (W_emb when tied, an independent W_out when not), h, bars."""
+    view = _logits_view()
+    numbers, _ = _show_logits(view, angle, length, tie)
+    return PanelResult(view.figure, numbers)
 
 
 def logits_panel(angle: int = 60, length: float = 1.3, tie: bool = True) -> TiePanel:
-    """Widget: turn and stretch the hidden state, toggle tying, watch the logits and the softmax."""
+    """Widget: turn and stretch the hidden state, toggle tying, watch the logits and the softmax.
+
+    The figure is drawn whole once; a state redraws only the arrows, bars and labels (a LiveFigure), and the
+    whole figure only when h reaches beyond the arrows' frame (``forget_background``)."""
+    view = _logits_view()
+    live = LiveFigure(view.figure)
+    live.changing(view.changing)
+
+    def compute(tie, angle, length):
+        numbers, frame_changed = _show_logits(view, angle, length, tie)
+        if frame_changed:
+            live.forget_background()
+        return PanelResult(view.figure, numbers, png=live.png())
+
     controls = {
         "angle": widgets.IntSlider(min=0, max=355, step=5, description="angle of h (°)"),
         "length": widgets.FloatSlider(min=0.0, max=3.0, step=0.1, description="length ‖h‖"),
     }  # their starting values: `values=` below, checked like set()
     values = {"angle": angle, "length": length}   # checked (NumPy numbers too) by TiePanel, like set()
-    return TiePanel(logits_figure, controls=controls, tie=tie, values=values,
+    return TiePanel(compute, controls=controls, tie=tie, values=values,
                     title="Move the hidden state: which token gets the largest inner product?")
