@@ -47,6 +47,7 @@ PANEL_SETTINGS = {
     "05": "panels: 1, control settings made and redrawn: 7\n",
     "06": "panels: 1, control settings made and redrawn: 2\n",
     "07": "panels: 1, control settings made and redrawn: 5\n",
+    "08": "panels: 1, control settings made and redrawn: 2\n",
 }
 
 

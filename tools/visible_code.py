@@ -28,7 +28,7 @@ PACKAGE = ROOT / "lmtie_edu"
 # What a learner skips: set-up, plotting, widgets, progress, checks, data loading, timing.
 COLAB_SETUP = "# Google Colab only:"  # the install cell tools/colab.py stamps: not the lesson's code
 PLUMBING = {"shared.notebook", "shared.progress", "shared.validation", "shared.seeding", "shared.toy_corpus",
-            "lesson06.corpus"}
+            "shared.news_corpus", "lesson06.corpus"}
 
 
 def _is_plumbing(module: str) -> bool:

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 
 import torch
 
+from lmtie_edu.shared.news_corpus import split_articles  # moved there: lesson 08 uses it too
 from lmtie_edu.shared.training import make_windows
 from lmtie_edu.shared.validation import check_positive_int
 
-from .corpus import EOS, Corpus, Vocabulary, load_lee_corpus
+from .corpus import Corpus, Vocabulary, load_lee_corpus
 
 SELECT_ARTICLES = 25   # validation articles 0–24 choose the early-stopping checkpoint; 25–49 are reported
 
@@ -31,21 +32,6 @@ class LessonData:
     train_articles: list[list[str]]
     select: tuple[torch.Tensor, torch.Tensor]
     report: tuple[torch.Tensor, torch.Tensor]
-
-
-def split_articles(tokens) -> list[list[str]]:
-    """Cut a token stream into articles, each ending with ``<eos>`` (a trailing unfinished one is kept)."""
-    if isinstance(tokens, str):
-        raise TypeError("tokens must be a list of tokens, not a str")
-    articles, current = [], []
-    for token in tokens:
-        current.append(token)
-        if token == EOS:
-            articles.append(current)
-            current = []
-    if current:
-        articles.append(current)
-    return articles
 
 
 def _windows(vocabulary: Vocabulary, articles: list[list[str]], context: int):

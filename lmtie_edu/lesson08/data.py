@@ -1,0 +1,58 @@
+"""Lesson 08 data: the Lee news corpus as token ids, and the validation and test text as windows.
+
+Training text: the 300 training articles, one stream of ids (the training loop cuts random windows). The 50
+other articles are split in two halves that never mix: the first 25 are the *validation* split (early stopping
+chooses its checkpoint there), the last 25 the *test* split (reported once, for the chosen checkpoint).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+from lmtie_edu.shared.news_corpus import Vocabulary, load_lee_corpus, split_articles
+from lmtie_edu.shared.validation import check_positive_int
+
+VALIDATION_ARTICLES = 25
+
+
+@dataclass(frozen=True)
+class LessonData:
+    vocabulary: Vocabulary
+    train_ids: torch.Tensor                      # (N,) the training stream
+    validation: tuple[torch.Tensor, torch.Tensor]  # (inputs, targets), each (n, context)
+    test: tuple[torch.Tensor, torch.Tensor]
+
+
+def windows(ids: torch.Tensor, context: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """Non-overlapping windows of ``context`` ids and, for each, the same window shifted by one (the targets)."""
+    context = check_positive_int(context, "context")
+    if not isinstance(ids, torch.Tensor) or ids.dim() != 1 or ids.dtype != torch.long:
+        raise TypeError("ids must be a 1-D tensor of token ids (torch.long)")
+    n = (len(ids) - 1) // context
+    if n < 1:
+        raise ValueError(f"needs more than context={context} ids; got {len(ids)}")
+    return ids[:n * context].view(n, context), ids[1:n * context + 1].view(n, context)
+
+
+def lesson_data(vocab_size: int = 1000, context: int = 16) -> LessonData:
+    """The ``vocab_size`` most frequent training words (plus ``<unk>``, ``<eos>``) and the three splits."""
+    vocab_size = check_positive_int(vocab_size, "vocab_size", minimum=3)
+    context = check_positive_int(context, "context")
+    if context > 256:
+        raise ValueError(f"context must be at most 256 tokens (a test half has about 2,000); got {context}")
+    corpus = load_lee_corpus()
+    largest = len(Vocabulary.from_tokens(corpus.train_tokens))
+    if vocab_size > largest:
+        raise ValueError(f"vocab_size must be at most {largest} (the training words seen at least twice, "
+                         f"plus <unk> and <eos>); got {vocab_size}")
+    vocabulary = Vocabulary.from_tokens(corpus.train_tokens, vocab_size)
+    other = split_articles(corpus.val_tokens)
+
+    def ids(articles):
+        return vocabulary.encode([token for article in articles for token in article])
+
+    return LessonData(vocabulary, vocabulary.encode(corpus.train_tokens),
+                      windows(ids(other[:VALIDATION_ARTICLES]), context),
+                      windows(ids(other[VALIDATION_ARTICLES:]), context))

@@ -1,0 +1,222 @@
+"""Offline English text for the lessons: the Lee news corpus from gensim's wheel, tokenised, with a word vocabulary.
+
+``pip install gensim`` ships its test data inside the wheel, under ``gensim/test/test_data/``, so a lesson
+needs no network and reads the same bytes on every run:
+
+- ``lee_background.cor`` (300 news articles, one per line) — training text;
+- ``lee.cor`` (50 further articles) — validation text.
+
+The folder is located through ``importlib`` (gensim is not even imported), never by an absolute path.
+Error messages name files relative to the gensim package so that no machine path is ever printed.
+Lessons 06 and 08 use it (each cuts its own splits and windows).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import torch
+
+from .validation import check_positive_int, check_token_ids
+
+UNK, EOS = "<unk>", "<eos>"
+SPECIALS = (UNK, EOS)
+
+# Lower-cased words (with inner apostrophes or hyphens: "don't", "south-west"), numbers, and the
+# punctuation marks that carry sentence structure. Everything else (quotes' curly variants, £, %) is dropped.
+TOKEN_PATTERN = re.compile(r"[a-z]+(?:['-][a-z]+)*|\d+(?:[.,]\d+)*|[.,;:!?()\"]")
+
+
+# -- locating and reading files ----------------------------------------------------------------------
+def gensim_test_data_dir() -> Path:
+    """The ``test/test_data`` folder inside the installed gensim package (found without importing gensim)."""
+    spec = importlib.util.find_spec("gensim")
+    if spec is None or spec.origin is None:
+        raise FileNotFoundError("gensim is not installed: the lesson's corpus and benchmarks ship inside its "
+                                "wheel (gensim/test/test_data/). Install the course requirements (make lab).")
+    return Path(spec.origin).parent / "test" / "test_data"
+
+
+def data_file(name: str, folder: Path | None = None) -> Path:
+    """Path of one file of gensim's test data (in ``folder``, by default :func:`gensim_test_data_dir`); a
+    clear error if this gensim build lacks it."""
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"name must be a file name such as 'lee.cor'; got {name!r}")
+    path = (gensim_test_data_dir() if folder is None else Path(folder)) / name
+    if not path.is_file():
+        raise FileNotFoundError(f"gensim/test/test_data/{name} is missing from the installed gensim package; "
+                                "reinstall gensim (pip install --force-reinstall gensim==4.4.0)")
+    return path
+
+
+def _display_name(path: Path) -> str:
+    """A file name for messages: relative to gensim's package when it lives there, else as given."""
+    parts = Path(path).parts
+    if "test_data" in parts and "gensim" in parts:
+        return "gensim/test/test_data/" + Path(path).name
+    return str(path)
+
+
+def read_documents(path, *, encoding: str = "utf-8") -> list[str]:
+    """Read a one-document-per-line text file; reject a missing, empty, binary or undecodable file."""
+    path = Path(path)
+    shown = _display_name(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"corpus file {shown} does not exist")
+    raw = path.read_bytes()
+    if b"\x00" in raw:
+        raise ValueError(f"corpus file {shown} is not text: it contains NUL bytes (a binary file?)")
+    try:
+        text = raw.decode(encoding)
+    except UnicodeDecodeError as error:
+        raise ValueError(f"corpus file {shown} is not valid {encoding} text: byte {raw[error.start]:#04x} "
+                         f"at offset {error.start}") from None
+    documents = [line.strip() for line in text.splitlines() if line.strip()]
+    if not documents:
+        raise ValueError(f"corpus file {shown} is empty: expected one document per line")
+    return documents
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-case word, number and punctuation tokens of one text."""
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str; got {type(text).__name__}")
+    return TOKEN_PATTERN.findall(text.lower())
+
+
+def _check_tokens(tokens, name: str = "tokens") -> list:
+    """A list of token strings; a plain str (which would be read letter by letter) is refused."""
+    if isinstance(tokens, str):
+        raise TypeError(f"{name} must be a list of tokens, not a str: use tokenize(text) first")
+    try:
+        tokens = list(tokens)
+    except TypeError:
+        raise TypeError(f"{name} must be a list of token strings; got {type(tokens).__name__}") from None
+    for token in tokens:
+        if not isinstance(token, str):
+            raise TypeError(f"{name} must be token strings; got {token!r} ({type(token).__name__})")
+    return tokens
+
+
+def token_stream(documents: Iterable[str]) -> list[str]:
+    """The tokens of every document, each document followed by ``<eos>``."""
+    documents = _check_tokens(documents, "documents")
+    stream = []
+    for document in documents:
+        stream += tokenize(document)
+        stream.append(EOS)
+    return stream
+
+
+# -- the corpus ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Corpus:
+    """A training and a validation token stream (lists of strings)."""
+
+    name: str
+    train_tokens: tuple[str, ...]
+    val_tokens: tuple[str, ...]
+    train_documents: int
+    val_documents: int
+
+
+def corpus_from_files(train_path, val_path, *, name: str = "corpus", encoding: str = "utf-8") -> Corpus:
+    """Build a :class:`Corpus` from two one-document-per-line files."""
+    train_docs = read_documents(train_path, encoding=encoding)
+    val_docs = read_documents(val_path, encoding=encoding)
+    train, val = token_stream(train_docs), token_stream(val_docs)
+    for label, stream, path in (("training", train, train_path), ("validation", val, val_path)):
+        if all(token == EOS for token in stream):
+            raise ValueError(f"{label} file {_display_name(Path(path))} contains no words")
+    return Corpus(name, tuple(train), tuple(val), len(train_docs), len(val_docs))
+
+
+@lru_cache(maxsize=1)
+def load_lee_corpus() -> Corpus:
+    """The Lee news corpus from gensim's wheel: 300 training articles, 50 validation articles.
+
+    ``lee.cor`` contains one byte 0xA3 (a pound sign in Latin-1), so both files are read as Latin-1
+    (for the pure-ASCII training file this is the same as UTF-8).
+    """
+    return corpus_from_files(data_file("lee_background.cor"), data_file("lee.cor"), name="Lee news corpus",
+                             encoding="latin-1")
+
+
+# -- vocabulary ---------------------------------------------------------------------------------------
+class Vocabulary:
+    """Word ↔ id. Id 0 is ``<unk>`` (every word outside the vocabulary), id 1 is ``<eos>``; then the most
+    frequent training words, ties broken alphabetically so the ids are the same on every run."""
+
+    def __init__(self, words: Sequence[str], counts: Counter):
+        self.words = list(words)
+        self.index = {word: i for i, word in enumerate(self.words)}
+        self.word_counts = counts
+
+    @classmethod
+    def from_tokens(cls, tokens: Sequence[str], size: int | None = None) -> Vocabulary:
+        """The ``size`` most frequent words (``None``: every word seen at least twice).
+
+        Words seen only once are never admitted: they must stay ``<unk>`` in training, otherwise the
+        model never learns to predict ``<unk>`` and every unknown validation word costs a fortune.
+        """
+        counts = Counter(_check_tokens(tokens))
+        if not counts:
+            raise ValueError("cannot build a vocabulary from an empty token list")
+        ranked = sorted((w for w in counts if w not in SPECIALS and counts[w] >= 2), key=lambda w: (-counts[w], w))
+        largest = len(ranked) + len(SPECIALS)
+        if not ranked:
+            raise ValueError(f"no word occurs at least twice in the {len(counts)} distinct tokens, so the vocabulary "
+                             "would hold only <unk> and <eos>: words seen once stay <unk>; pass more text")
+        size = largest if size is None else check_positive_int(size, "size", minimum=len(SPECIALS) + 1)
+        if size > largest:
+            raise ValueError(f"size must be at most {largest} (the {len(ranked)} training words seen "
+                             f"at least twice, plus {len(SPECIALS)} specials); got {size}")
+        return cls(list(SPECIALS) + ranked[:size - len(SPECIALS)], counts)
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def __contains__(self, word) -> bool:
+        return word in self.index and word not in SPECIALS
+
+    def encode(self, tokens: Iterable[str]) -> torch.Tensor:
+        """Token ids (``torch.long``); unknown words become ``<unk>`` (id 0)."""
+        if isinstance(tokens, str):
+            raise TypeError("encode expects a list of tokens, not a str: use encode(tokenize(text))")
+        return torch.tensor([self.index.get(token, 0) for token in _check_tokens(tokens)], dtype=torch.long)
+
+    def decode(self, ids) -> list[str]:
+        """Words of a 1-D sequence of ids in ``[0, V - 1]`` (a negative id is an error, not a word from the end)."""
+        if isinstance(ids, (list, tuple)) and not ids:
+            return []
+        if isinstance(ids, torch.Tensor) and ids.is_meta:
+            raise ValueError("ids is a meta tensor: it has a shape but no ids to decode")
+        return [self.words[i] for i in check_token_ids(ids, len(self.words), ranks=(1,), name="ids").tolist()]
+
+    def frequencies(self) -> torch.Tensor:
+        """Training count of each id's word (``<unk>`` gets the count of all words mapped to it)."""
+        out = torch.tensor([self.word_counts.get(w, 0) for w in self.words], dtype=torch.long)
+        out[0] = sum(self.word_counts.values()) - int(out.sum())
+        return out
+
+
+# -- articles -----------------------------------------------------------------------------------------
+def split_articles(tokens) -> list[list[str]]:
+    """Cut a token stream into articles, each ending with ``<eos>`` (a trailing unfinished one is kept)."""
+    if isinstance(tokens, str):
+        raise TypeError("tokens must be a list of tokens, not a str")
+    articles, current = [], []
+    for token in tokens:
+        current.append(token)
+        if token == EOS:
+            articles.append(current)
+            current = []
+    if current:
+        articles.append(current)
+    return articles

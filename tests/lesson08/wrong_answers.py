@@ -1,0 +1,210 @@
+"""Lesson 08: one wrong answer per diagnosed mistake, the shortcuts each check must refuse, plausible wrong answers
+caught without a named mistake (each must say where it differs), and more answers that make a named mistake (ALSO)."""
+
+import torch
+from torch import nn
+
+# -- linear_only_groups ------------------------------------------------------------------------------------------
+
+
+def _groups(decay, no_decay, weight_decay):
+    return [{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}]
+
+
+def groups_module_by_module(model, weight_decay):  # §4's module-type rule: the shared matrix gets two verdicts
+    decay, no_decay = [], []
+    for module in model.modules():
+        for name, p in module.named_parameters(recurse=False):
+            (decay if isinstance(module, nn.Linear) and name == "weight" else no_decay).append(p)
+    return _groups(decay, no_decay, weight_decay)
+
+
+def groups_shared_listed_twice(model, weight_decay):  # tables first, then Linear weights not already decayed
+    decay, no_decay = [], []
+    for module in model.modules():
+        for name, p in module.named_parameters(recurse=False):
+            if isinstance(module, nn.Linear) and name == "weight" and p is not model.embedding.weight:
+                decay.append(p)
+            else:
+                no_decay.append(p)
+    return _groups(decay, no_decay, weight_decay)
+
+
+def groups_by_dimension(model, weight_decay):  # §4's rule, not this exercise's
+    params = list(model.parameters())
+    return _groups([p for p in params if p.dim() >= 2], [p for p in params if p.dim() < 2], weight_decay)
+
+
+def groups_linear_wins(model, weight_decay):  # every Linear weight decayed, the shared one included
+    linear = {id(m.weight) for m in model.modules() if isinstance(m, nn.Linear)}
+    params = list(model.parameters())
+    return _groups([p for p in params if id(p) in linear], [p for p in params if id(p) not in linear], weight_decay)
+
+
+def groups_linear_biases_too(model, weight_decay):  # every parameter of a Linear decayed
+    tables = {id(m.weight) for m in model.modules() if isinstance(m, nn.Embedding)}
+    linear = {id(p) for m in model.modules() if isinstance(m, nn.Linear) for p in m.parameters()} - tables
+    params = list(model.parameters())
+    return _groups([p for p in params if id(p) in linear], [p for p in params if id(p) not in linear], weight_decay)
+
+
+def groups_by_name(model, weight_decay):  # decay names ending in "weight" except "embedding": LayerNorm gains too
+    named = list(model.named_parameters())
+    decay = [p for n, p in named if n.endswith("weight") and "embedding" not in n and "positions" not in n]
+    return _groups(decay, [p for p in model.parameters() if not any(p is q for q in decay)], weight_decay)
+
+
+def groups_forgetting_positions(model, weight_decay):  # the position table is in neither group
+    decay = [m.weight for m in model.modules() if isinstance(m, nn.Linear) and m.weight is not model.embedding.weight]
+    no_decay = [model.embedding.weight] + [p for p in model.parameters() if p.dim() < 2]
+    return _groups(decay, no_decay, weight_decay)
+
+
+def groups_swapped(model, weight_decay):
+    decay, no_decay = (g["params"] for g in groups_linear_biases_too(model, weight_decay))
+    return [{"params": no_decay, "weight_decay": 0.0}, {"params": decay, "weight_decay": weight_decay}]
+
+
+def groups_as_tuple(model, weight_decay):
+    return tuple(groups_by_dimension(model, weight_decay))
+
+
+# -- load_shared_checkpoint ----------------------------------------------------------------------------------------
+
+
+def load_strict(model, tensors):  # the file has no "head.weight"
+    model.load_state_dict(tensors)
+    return model
+
+
+def load_not_strict(model, tensors):  # the untied head keeps its random values
+    model.load_state_dict(tensors, strict=False)
+    return model
+
+
+def load_and_retie(model, tensors):
+    model.load_state_dict(tensors, strict=False)
+    model.head.weight = model.embedding.weight
+    return model
+
+
+def load_by_new_parameters(model, tensors):  # replaces the embedding's Parameter: the tied head keeps the old one
+    model.load_state_dict(tensors, strict=False)
+    model.embedding.weight = nn.Parameter(tensors["embedding.weight"].clone())
+    model.head.weight = nn.Parameter(tensors["embedding.weight"].clone())
+    return model
+
+
+def load_sharing_memory(model, tensors):  # untied: two Parameters over one storage
+    state = dict(tensors)
+    model.load_state_dict(state, strict=False)
+    if model.head.weight is not model.embedding.weight:
+        model.head.weight = nn.Parameter(model.embedding.weight.data)
+    return model
+
+
+def load_returns_nothing(model, tensors):
+    state = dict(tensors)
+    state["head.weight"] = state["embedding.weight"]
+    model.load_state_dict(state)
+
+
+def load_copies_into_a_new_model(model, tensors):
+    import copy
+
+    other = copy.deepcopy(model)
+    state = dict(tensors)
+    state["head.weight"] = state["embedding.weight"]
+    other.load_state_dict(state)
+    return other
+
+
+def load_only_the_embedding(model, tensors):  # loads one tensor by hand; the untied head stays random
+    with torch.no_grad():
+        model.embedding.weight.copy_(tensors["embedding.weight"])
+    model.load_state_dict(tensors, strict=False)
+    return model
+
+
+# -- widest_tied -----------------------------------------------------------------------------------------------------
+
+
+def _size(vocab_size, d, n_layers, context, tie, state_dict=False):
+    shared = 2 if (state_dict or not tie) else 1
+    return shared * vocab_size * d + context * d + n_layers * (12 * d * d + 13 * d) + 2 * d
+
+
+def _widest(vocab_size, d_model, n_layers, n_heads, context, *, step, state_dict=False, over=False, strict=False):
+    budget = _size(vocab_size, d_model, n_layers, context, False)
+    d = step
+    while True:
+        size = _size(vocab_size, d + step, n_layers, context, True, state_dict)
+        if size > budget or (strict and size == budget):
+            return d + step if over else d
+        d += step
+
+
+def width_counting_state_dict(vocab_size, d_model, n_layers, n_heads, context):
+    return _widest(vocab_size, d_model, n_layers, n_heads, context, step=n_heads, state_dict=True)
+
+
+def width_any_integer(vocab_size, d_model, n_layers, n_heads, context):
+    return _widest(vocab_size, d_model, n_layers, n_heads, context, step=1)
+
+
+def width_one_step_over(vocab_size, d_model, n_layers, n_heads, context):
+    return _widest(vocab_size, d_model, n_layers, n_heads, context, step=n_heads, over=True)
+
+
+def width_doubled(vocab_size, d_model, n_layers, n_heads, context):
+    return 2 * d_model
+
+
+def width_without_blocks(vocab_size, d_model, n_layers, n_heads, context):  # only the V·d terms: far too wide
+    return (2 * vocab_size * d_model) // vocab_size // n_heads * n_heads
+
+
+def width_linear_only(vocab_size, d_model, n_layers, n_heads, context):  # forgot the d² terms of the blocks
+    budget = 2 * vocab_size * d_model + context * d_model + n_layers * 13 * d_model
+    d = n_heads
+    while vocab_size * (d + n_heads) + context * (d + n_heads) + n_layers * 13 * (d + n_heads) <= budget:
+        d += n_heads
+    return d
+
+
+def width_as_float(vocab_size, d_model, n_layers, n_heads, context):
+    return float(_widest(vocab_size, d_model, n_layers, n_heads, context, step=n_heads))
+
+
+WRONG = {
+    "linear_only_groups": {"in_both_groups": groups_module_by_module,
+                           "listed_twice": groups_shared_listed_twice,
+                           "dim_rule": groups_by_dimension,
+                           "shared_decayed": groups_linear_wins,
+                           "decayed_vectors": groups_linear_biases_too},
+    "load_shared_checkpoint": {"missing_head_key": load_strict,
+                               "head_left_random": load_not_strict,
+                               "tied_the_untied": load_and_retie,
+                               "broke_the_tie": load_by_new_parameters},
+    "widest_tied": {"counted_tie_twice": width_counting_state_dict,
+                    "ignored_heads": width_any_integer,
+                    "over_budget": width_one_step_over,
+                    "doubled": width_doubled},
+}
+
+SHORTCUTS = {
+    "linear_only_groups": [groups_as_tuple],
+    "load_shared_checkpoint": [load_returns_nothing],
+    "widest_tied": [width_as_float],
+}
+
+CAUGHT = {
+    "linear_only_groups": [groups_forgetting_positions, groups_swapped],
+    "load_shared_checkpoint": [load_sharing_memory, load_copies_into_a_new_model],
+    "widest_tied": [width_without_blocks, width_linear_only],
+}
+
+ALSO = {  # more answers that make a named mistake: exercise -> {mistake: answer}
+    "linear_only_groups": {"decayed_vectors": groups_by_name},
+    "load_shared_checkpoint": {"head_left_random": load_only_the_embedding},
+}
