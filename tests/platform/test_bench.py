@@ -18,7 +18,7 @@ def test_toggle_benchmark_really_redraws():
     before = bytes(panel.image.value)
     b.run()
     # the run flipped the checkbox: the observer recomputed and re-rendered the PNG
-    assert bytes(panel.image.value) != before and panel.redraws == 4  # 1 initial + 2 warm-up + 1 run
+    assert bytes(panel.image.value) != before and panel.redraws == 5  # 1 initial, 2 warm-up, 1 after the breakdown, 1 run
 
 
 def test_operation_benchmarks_report_median_and_budget():
