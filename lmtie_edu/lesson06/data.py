@@ -13,11 +13,11 @@ from dataclasses import dataclass
 
 import torch
 
-from lmtie_edu.shared.news_corpus import split_articles  # moved there: lesson 08 uses it too
+from lmtie_edu.shared.news_corpus import lee_vocabulary, split_articles  # shared with lesson 08
 from lmtie_edu.shared.training import make_windows
 from lmtie_edu.shared.validation import check_positive_int
 
-from .corpus import Corpus, Vocabulary, load_lee_corpus
+from .corpus import Corpus, Vocabulary
 
 SELECT_ARTICLES = 25   # validation articles 0–24 choose the early-stopping checkpoint; 25–49 are reported
 
@@ -53,12 +53,7 @@ def lesson_data(vocab_size: int = 2000, context: int = 3) -> LessonData:
         raise ValueError(f"context must be at most 50 tokens (a validation half has a few thousand); got {context}")
     key = (vocab_size, context)
     if key not in _CACHE:
-        corpus = load_lee_corpus()
-        largest = len(Vocabulary.from_tokens(corpus.train_tokens))
-        if vocab_size > largest:
-            raise ValueError(f"vocab_size must be at most {largest} (the training words seen at least twice, "
-                             f"plus <unk> and <eos>); got {vocab_size}")
-        vocabulary = Vocabulary.from_tokens(corpus.train_tokens, vocab_size)
+        corpus, vocabulary = lee_vocabulary(vocab_size)
         validation = split_articles(corpus.val_tokens)
         _CACHE[key] = LessonData(corpus, vocabulary, context, split_articles(corpus.train_tokens),
                                  select=_windows(vocabulary, validation[:SELECT_ARTICLES], context),

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import torch
 
-from lmtie_edu.shared.news_corpus import Vocabulary, load_lee_corpus, split_articles
+from lmtie_edu.shared.news_corpus import Vocabulary, lee_vocabulary, split_articles
 from lmtie_edu.shared.validation import check_positive_int
 
 VALIDATION_ARTICLES = 25
@@ -42,12 +42,7 @@ def lesson_data(vocab_size: int = 1000, context: int = 16) -> LessonData:
     context = check_positive_int(context, "context")
     if context > 256:
         raise ValueError(f"context must be at most 256 tokens (a test half has about 2,000); got {context}")
-    corpus = load_lee_corpus()
-    largest = len(Vocabulary.from_tokens(corpus.train_tokens))
-    if vocab_size > largest:
-        raise ValueError(f"vocab_size must be at most {largest} (the training words seen at least twice, "
-                         f"plus <unk> and <eos>); got {vocab_size}")
-    vocabulary = Vocabulary.from_tokens(corpus.train_tokens, vocab_size)
+    corpus, vocabulary = lee_vocabulary(vocab_size)
     other = split_articles(corpus.val_tokens)
 
     def ids(articles):

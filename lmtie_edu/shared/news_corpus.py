@@ -220,3 +220,15 @@ def split_articles(tokens) -> list[list[str]]:
     if current:
         articles.append(current)
     return articles
+
+
+def lee_vocabulary(vocab_size: int) -> tuple[Corpus, Vocabulary]:
+    """The Lee corpus and its ``vocab_size`` most frequent training words (plus ``<unk>``, ``<eos>``); a clear
+    error when the training text does not have that many words seen at least twice."""
+    vocab_size = check_positive_int(vocab_size, "vocab_size", minimum=3)
+    corpus = load_lee_corpus()
+    largest = len(Vocabulary.from_tokens(corpus.train_tokens))
+    if vocab_size > largest:
+        raise ValueError(f"vocab_size must be at most {largest} (the training words seen at least twice, "
+                         f"plus <unk> and <eos>); got {vocab_size}")
+    return corpus, Vocabulary.from_tokens(corpus.train_tokens, vocab_size)

@@ -1,17 +1,12 @@
 """The lesson 01 panel redraws only what a state changes (a LiveFigure): its PNG is the full drawing's picture."""
 
-import io
 
 import numpy as np
 import pytest
-from PIL import Image
 
 from lmtie_edu.kit.plotting import figure_to_png
 from lmtie_edu.lesson01 import lookup as embedding
-
-
-def pixels(png: bytes) -> np.ndarray:
-    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(float)
+from tests.pictures import pixels
 
 
 @pytest.mark.parametrize("tie", [False, True])

@@ -1,23 +1,17 @@
 """The lesson 03 panel redraws only the third axes on a flip of *tie* (a LiveFigure): its PNG is the full drawing."""
 
-import io
 
-import numpy as np
 import pytest
-from PIL import Image
 
 from lmtie_edu.kit.plotting import figure_to_png
 from lmtie_edu.lesson03 import figures
+from tests.pictures import difference
 
 TOLERANCE = 0.02  # mean abs difference per channel (0-255): a missing title alone makes 0.38
 
 
-def pixels(png: bytes) -> np.ndarray:
-    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(float)
 
-
-def differs(png: bytes, other: bytes) -> float:
-    return float(np.abs(pixels(png) - pixels(other)).mean())
+differs = difference
 
 
 @pytest.mark.parametrize("tie", [False, True])

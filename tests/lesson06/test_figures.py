@@ -1,17 +1,15 @@
 """Lesson 06 figures and the tied-vs-untied panel (driven with made-up runs of the lesson's shape)."""
 
-import io
 import math
 
-import numpy as np
 import pytest
 import torch
-from PIL import Image
 
 from lmtie_edu.kit.panels import PanelResult
 from lmtie_edu.kit.plotting import figure_to_png
 from lmtie_edu.lesson06 import figures as lm_figures
 from lmtie_edu.lesson06.summaries import mean_and_spread
+from tests.pictures import pixels
 from tools.bench import synthetic_runs
 
 
@@ -102,9 +100,6 @@ def test_both_models_are_drawn_in_full(runs):
         assert widths["tied"] > widths["untied"]
 
 
-def _pixels(png: bytes):
-    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=float)
-
 
 def test_panel_redraw_looks_like_a_full_drawing(runs):
     """Issue 27: the panel redraws only the curves, legends and titles over a stored background (one per amount
@@ -115,13 +110,13 @@ def test_panel_redraw_looks_like_a_full_drawing(runs):
     for index, (tie, articles) in enumerate(states):
         if index:
             panel.set(tie=tie, articles=articles)
-        live = _pixels(bytes(panel.image.value))
-        whole = _pixels(figure_to_png(panel.result.figure))
+        live = pixels(bytes(panel.image.value))
+        whole = pixels(figure_to_png(panel.result.figure))
         assert live.shape == whole.shape
         assert abs(live - whole).mean() < 0.5, (tie, articles)
         assert panel.result.numbers["model"] == ("tied" if tie else "untied")
     alone = lm_figures.learning_curves_figure(runs, tie=False, articles=20).figure   # the figure the notebook shows
-    assert abs(_pixels(figure_to_png(alone)) - _pixels(bytes(panel.image.value))).mean() < 0.5
+    assert abs(pixels(figure_to_png(alone)) - pixels(bytes(panel.image.value))).mean() < 0.5
 
 
 def test_equal_training_ends_are_called_level(runs):

@@ -8,6 +8,7 @@ import torch
 from lmtie_edu.lesson08 import figures
 from lmtie_edu.lesson08.data import lesson_data, windows
 from lmtie_edu.shared.news_corpus import load_lee_corpus, split_articles
+from tests.pictures import difference
 
 
 def test_splits_are_disjoint_articles_and_windows_shift_by_one():
@@ -51,16 +52,11 @@ def test_panel_redraws_without_training_and_the_title_names_the_best():
 
 
 def test_live_png_equals_a_full_drawing_of_the_same_state():
-    import io
 
-    import numpy as np
-    from PIL import Image
 
     from lmtie_edu.kit.plotting import figure_to_png
 
     panel = figures.experiment_panel(figures.example_runs())
     for tie, budget in ((True, "same parameters"), (False, "same width"), (True, "same width")):
         result = panel.set(tie=tie, budget=budget)
-        live = np.asarray(Image.open(io.BytesIO(result.png)).convert("RGB")).astype(int)
-        full = np.asarray(Image.open(io.BytesIO(figure_to_png(result.figure))).convert("RGB")).astype(int)
-        assert live.shape == full.shape and np.abs(live - full).mean() < 1.0
+        assert difference(result.png, figure_to_png(result.figure)) < 1.0

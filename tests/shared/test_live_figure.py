@@ -1,19 +1,14 @@
 """LiveFigure: a redraw that pastes the static background and draws only the changing artists looks like a
 full drawing of the same state."""
 
-import io
 
 import numpy as np
 import pytest
-from PIL import Image
 
 from lmtie_edu.kit.live_figure import LiveFigure
 from lmtie_edu.kit.panels import PanelResult, TiePanel
 from lmtie_edu.kit.plotting import figure_to_png, new_figure
-
-
-def pixels(png: bytes) -> np.ndarray:
-    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=float)
+from tests.pictures import pixels
 
 
 def build():
