@@ -57,3 +57,21 @@ def test_every_figure_of_every_lesson_gets_a_description(path):
     alts = [o.metadata["alt"] for c in nb.cells for o in c.get("outputs", []) if "image/png" in o.get("data", {})]
     thin = [a for a in alts if len(a) < 40 or "No description" in a]
     assert not thin, thin
+
+
+def test_the_visible_caption_is_the_alt_text():
+    nb = notebook("show(make_it())")
+    nb.cells.append(new_markdown_cell("**Figure.** Left: the matrix W, row 2 outlined. Right: its gradient.\n\nMore."))
+    assert alt_text.describe(nb, 2) == "Figure. Left: the matrix W, row 2 outlined. Right: its gradient."
+    nb.cells[-1].source = "**图。** 左：矩阵 W。\n\n更多。"
+    assert alt_text.describe(nb, 2, lang="zh-CN") == "图。 左：矩阵 W。"
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.relative_to(REPO / "notebooks").as_posix())
+def test_every_lesson_figure_is_described_by_its_caption(path):
+    """The lessons caption every figure (tests/course/test_hygiene.py); the site's alt is that caption."""
+    nb = nbformat.read(path, as_version=4)
+    lang = "zh-CN" if path.parent.name == "zh_CN" else "en"
+    for index, cell in enumerate(nb.cells):
+        if any("image/png" in o.get("data", {}) for o in cell.get("outputs", [])):
+            assert alt_text.caption(nb, index, lang), f"{path.name} cell {index}: no caption for its figure"
