@@ -129,31 +129,39 @@ def stated_in_frame(path: Path) -> tuple[int, int | None] | None:
     return (int(found.group(1)), int(found.group(2)) if found.group(2) else None) if found else None
 
 
-def stated_in_table(text: str, stem: str) -> tuple[int, int] | None:
+TABLES = {"README.md": "min", "README.zh-CN.md": "分钟", "docs/instructor.md": "min"}  # file -> unit of minutes
+
+
+def _pair(unit: str) -> str:
+    return rf"\|\s*(\d+)\s*{unit}\s*\|\s*(\d+)\s*{unit}\s*\|"
+
+
+def stated_in_table(text: str, stem: str, unit: str = "min") -> tuple[int, int] | None:
     """The minutes a markdown table row that links the lesson states: '| ... | 60 min | 20 min |'."""
     for line in text.splitlines():
         if line.startswith("|") and f"{stem}.ipynb" in line:
-            found = re.search(r"\|\s*(\d+)\s*min\s*\|\s*(\d+)\s*min\s*\|", line)
+            found = re.search(_pair(unit), line)
             return (int(found.group(1)), int(found.group(2))) if found else None
     return None
 
 
 def write_tables() -> list[str]:
-    """Set the last time column(s) of each lesson's row in README.md and docs/instructor.md to
-    '| core min | optional min |'; return the files changed."""
+    """Set the time columns of each lesson's row in the TABLES files to '| core min | optional min |' (a row
+    with one '| ~N min |' column gets two); return the files changed."""
     changed = []
     estimates = {path.stem: estimate(path) for path in lessons()}
-    for target in (REPO / "README.md", REPO / "docs" / "instructor.md"):
+    for name, unit in TABLES.items():
+        target = REPO / name
         lines = target.read_text(encoding="utf-8").splitlines(keepends=True)
         for number, line in enumerate(lines):
             stem = next((s for s in estimates if f"{s}.ipynb" in line), None)
             if line.startswith("|") and stem:
                 row = estimates[stem]
-                cells = f"| {row['core']} min | {row['optional']} min |"
-                if re.search(r"\|\s*\d+\s*min\s*\|\s*\d+\s*min\s*\|", line):
-                    new = re.sub(r"\|\s*\d+\s*min\s*\|\s*\d+\s*min\s*\|", cells, line, count=1)
+                cells = f"| {row['core']} {unit} | {row['optional']} {unit} |"
+                if re.search(_pair(unit), line):
+                    new = re.sub(_pair(unit), cells, line, count=1)
                 else:
-                    new = re.sub(r"\|\s*~?\d+\s*min\s*\|", cells, line, count=1)
+                    new = re.sub(rf"\|\s*(?:~|约\s*)?\d+\s*{unit}\s*\|", cells, line, count=1)
                 lines[number] = new
         text = "".join(lines)
         if text != target.read_text(encoding="utf-8"):
@@ -164,8 +172,7 @@ def write_tables() -> list[str]:
 
 def mismatches() -> list[str]:
     found = []
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    guide = (REPO / "docs" / "instructor.md").read_text(encoding="utf-8")
+    tables = {name: (REPO / name).read_text(encoding="utf-8") for name in TABLES}
     for path in lessons():
         row = estimate(path)
         want = (row["core"], row["optional"])
@@ -173,10 +180,10 @@ def mismatches() -> list[str]:
         if frame is None or frame[0] != want[0] or (want[1] and frame[1] != want[1]):
             found.append(f"{path.name}: the frame states {frame}, the estimate is core {want[0]} min, "
                          f"optional {want[1]} min")
-        for name, text in (("README.md", readme), ("docs/instructor.md", guide)):
-            if stated_in_table(text, path.stem) != want:
-                found.append(f"{name}: the row of {path.stem} states {stated_in_table(text, path.stem)}, "
-                             f"the estimate is {want}")
+        for name, text in tables.items():
+            stated = stated_in_table(text, path.stem, TABLES[name])
+            if stated != want:
+                found.append(f"{name}: the row of {path.stem} states {stated}, the estimate is {want}")
     return found
 
 
