@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import functools
+from collections import OrderedDict
 
 import ipywidgets as widgets
 import torch
@@ -19,6 +20,7 @@ from matplotlib.ticker import MaxNLocator
 from torch import nn
 
 from lmtie_edu.kit.diagrams import GRAD, HEAD, INK, LOOKUP, SHARED, arrow, canvas, matrix, note
+from lmtie_edu.kit.live_figure import LiveFigure
 from lmtie_edu.kit.panels import PanelResult, TiePanel
 from lmtie_edu.kit.plotting import new_figure
 from lmtie_edu.shared.models import TinyLM
@@ -32,6 +34,7 @@ from .pitfalls import demo_data, in_optimiser
 METHODS = ("share", "copy", "new Parameter after optimiser")
 # Which entries of the (V, d) matrices the panel follows: (token row, dimension).
 TRACKED = ((1, 0), (4, 2), (7, 5))
+FIGURES_KEPT = 8  # the panel's figures, one per (method, steps) recently shown
 
 
 def draw_three_way_sharing():
@@ -128,64 +131,120 @@ def _cached_track(method: str, tie: bool, steps: int) -> dict:
     return track_tying(method, tie=tie, steps=steps)
 
 
-def tying_method_figure(tie: bool = True, method: str = "share", steps: int = 10) -> PanelResult:
-    """The lesson 07 panel: tracked entries of E (solid) and H (dashed) over optimiser steps, and max |E − H|."""
+def _check_state(tie, method, steps) -> tuple[bool, str, int]:
     check_choice(method, "method", METHODS)
-    check_bool(tie, "tie")
-    steps = check_size(steps, "steps", maximum=1000)
-    out = _cached_track(method, tie, steps)
-    label = method if tie else "tie off: two independent matrices"
-    # Each title states what the run shows, read off the numbers (not assumed from the method's name).
-    equal, trained = max(out["max_difference"]) == 0.0, out["moved"][-1] > 0
-    story = {(True, True): "one matrix, and it trains", (True, False): "one matrix, never updated",
-             (False, True): "start equal, then drift apart" if out["max_difference"][0] == 0 else "two different matrices"}
-    fig, (left, right) = new_figure(1, 2, size=(8.6, 3.4), margins={"left": 0.1})
-    x = range(steps + 1)
-    colours = ("tab:blue", "tab:orange", "tab:green")
-    for k, (row, col) in enumerate(TRACKED):
-        # E as a wide pale band, H as a dashed line on top: where E = H the dashes run inside the band
-        left.plot(x, out["embedding"][:, k], color=colours[k], lw=6, alpha=0.35, solid_capstyle="butt",
-                  label=f"E[{row},{col}]")
-        left.plot(x, out["head"][:, k], color=colours[k], lw=1.4, ls="--", marker=".", label=f"H[{row},{col}]")
-    values = torch.cat([out["embedding"].flatten(), out["head"].flatten()])
-    low, high = values.min().item(), values.max().item()
-    span = max(high - low, 0.1)
-    left.set_ylim(low - 0.08 * span, high + 0.45 * span)  # headroom: the legend sits above the lines
-    left.set_title(f"{label}: {story.get((equal, trained), 'E does not train')}" if tie else label, fontsize=9)
-    left.set_xlabel("optimiser step")
-    left.set_ylabel("weight value")
-    left.legend(fontsize=6.5, ncol=3, loc="upper left", title="E wide band, H dashed", title_fontsize=6.5)
-    # grey as a wide pale band, red dashed on top: when both sit at zero, the red dashes run inside the grey band
-    right.plot(x, out["moved"], color="tab:gray", lw=7, alpha=0.45, solid_capstyle="butt",
-               label="max |E − E₀| (did E move?)")
-    right.plot(x, out["max_difference"], color="tab:red", lw=1.6, ls="--", marker="o", ms=3.5, label="max |E − H|")
-    right.set_title(f"{'E = H at every step' if equal else 'E and H differ'}; "
-                    f"{'E moves' if trained else 'E never moves'}", fontsize=9)
-    right.set_xlabel("optimiser step")
-    right.set_ylim(bottom=-0.02, top=max(0.1, max(out["max_difference"] + out["moved"])) * 1.3)
-    right.legend(fontsize=7, loc="upper left")
-    for ax in (left, right):
-        # Few, whole-number ticks: text layout is most of a redraw's cost.
-        ax.xaxis.set_major_locator(MaxNLocator(nbins=5, integer=True))
-        ax.yaxis.set_major_locator(MaxNLocator(nbins=5))
-    return PanelResult(fig, {
-        "method": label,
-        "one Parameter (E is H)": out["one Parameter"],
-        "E in optimiser": out["embedding in optimiser"],
-        "H in optimiser": out["head in optimiser"],
-        "max |E − H| at step 0": out["max_difference"][0],
-        f"max |E − H| after {steps} steps": out["max_difference"][-1],
-        f"max |E − E₀| after {steps} steps": out["moved"][-1],
-    })
+    return check_bool(tie, "tie"), method, check_size(steps, "steps", maximum=1000)
+
+
+class _MethodFigure:
+    """The panel's figure for one method and number of steps (see :func:`tying_method_figure`).
+
+    The frame — axes limits (fitted to the tied *and* the untied run), ticks, labels, legends — is the same for
+    both values of *tie*; :meth:`show` puts one run's values into the lines and sets the two titles. The figure
+    is built once, and :attr:`live` redraws only the lines and titles."""
+
+    COLOURS = ("tab:blue", "tab:orange", "tab:green")
+
+    def __init__(self, method: str, steps: int):
+        self.method, self.steps = method, steps
+        self.runs = {tie: _cached_track(method, tie, steps) for tie in (True, False)}
+        self.figure, (left, right) = new_figure(1, 2, size=(8.6, 3.4), margins={"left": 0.1})
+        x, first = range(steps + 1), self.runs[True]
+        self.entries = []
+        for k, (row, col) in enumerate(TRACKED):
+            # E as a wide pale band, H as a dashed line on top: where E = H the dashes run inside the band
+            (band,) = left.plot(x, first["embedding"][:, k], color=self.COLOURS[k], lw=6, alpha=0.35,
+                                solid_capstyle="butt", label=f"E[{row},{col}]")
+            (dashes,) = left.plot(x, first["head"][:, k], color=self.COLOURS[k], lw=1.4, ls="--", marker=".",
+                                  label=f"H[{row},{col}]")
+            self.entries.append((band, dashes))
+        values = torch.cat([run[key].flatten() for run in self.runs.values() for key in ("embedding", "head")])
+        low, high = values.min().item(), values.max().item()
+        span = max(high - low, 0.1)
+        left.set_ylim(low - 0.08 * span, high + 0.45 * span)  # headroom: the legend sits above the lines
+        left.set_xlabel("optimiser step")
+        left.set_ylabel("weight value")
+        left.legend(fontsize=6.5, ncol=3, loc="upper left", title="E wide band, H dashed", title_fontsize=6.5)
+        # grey as a wide pale band, red dashed on top: when both sit at zero, the red dashes run inside the grey band
+        (self.moved,) = right.plot(x, first["moved"], color="tab:gray", lw=7, alpha=0.45, solid_capstyle="butt",
+                                   label="max |E − E₀| (did E move?)")
+        (self.difference,) = right.plot(x, first["max_difference"], color="tab:red", lw=1.6, ls="--", marker="o",
+                                        ms=3.5, label="max |E − H|")
+        right.set_xlabel("optimiser step")
+        top = max(0.1, *(max(run["max_difference"] + run["moved"]) for run in self.runs.values())) * 1.3
+        right.set_ylim(bottom=-0.04 * top, top=top)  # a line at 0 runs clear of the x axis
+        right.legend(fontsize=7, loc="upper left")
+        for ax in (left, right):
+            # Few, whole-number ticks: text layout is most of a redraw's cost.
+            ax.xaxis.set_major_locator(MaxNLocator(nbins=5, integer=True))
+            ax.yaxis.set_major_locator(MaxNLocator(nbins=5))
+            # y=1.0 fixes the title's place (a changing title placed automatically would move: see LiveFigure)
+            ax.set_title("", fontsize=9, y=1.0)
+        self.live = LiveFigure(self.figure)
+        self.live.changing([line for entry in self.entries for line in entry], self.moved, self.difference,
+                           left.title, right.title)
+
+    def show(self, tie: bool) -> dict:
+        """Show the run of ``tie``: its values in the lines, the titles read off them; returns its numbers."""
+        out, steps = self.runs[check_bool(tie, "tie")], self.steps
+        for k, (band, dashes) in enumerate(self.entries):
+            band.set_ydata(out["embedding"][:, k])
+            dashes.set_ydata(out["head"][:, k])
+        self.moved.set_ydata(out["moved"])
+        self.difference.set_ydata(out["max_difference"])
+        label = self.method if tie else "tie off: two independent matrices"
+        # Each title states what the run shows, read off the numbers (not assumed from the method's name).
+        equal, trained = max(out["max_difference"]) == 0.0, out["moved"][-1] > 0
+        story = {(True, True): "one matrix, and it trains", (True, False): "one matrix, never updated",
+                 (False, True): "start equal, then drift apart" if out["max_difference"][0] == 0
+                 else "two different matrices"}
+        left, right = self.figure.axes
+        left.title.set_text(f"{label}: {story.get((equal, trained), 'E does not train')}" if tie else label)
+        right.title.set_text(f"{'E = H at every step' if equal else 'E and H differ'}; "
+                             f"{'E moves' if trained else 'E never moves'}")
+        return {
+            "method": label,
+            "one Parameter (E is H)": out["one Parameter"],
+            "E in optimiser": out["embedding in optimiser"],
+            "H in optimiser": out["head in optimiser"],
+            "max |E − H| at step 0": out["max_difference"][0],
+            f"max |E − H| after {steps} steps": out["max_difference"][-1],
+            f"max |E − E₀| after {steps} steps": out["moved"][-1],
+        }
+
+
+def tying_method_figure(tie: bool = True, method: str = "share", steps: int = 10) -> PanelResult:
+    """The lesson 07 panel: tracked entries of E (wide band) and H (dashed) over optimiser steps, and max |E − H|.
+
+    Both plots' limits cover the tied and the untied run of ``method``, so a toggle of *tie* keeps the axes."""
+    tie, method, steps = _check_state(tie, method, steps)
+    shown = _MethodFigure(method, steps)
+    return PanelResult(shown.figure, shown.show(tie))
 
 
 def tying_method_panel(method: str = "share", steps: int = 10, tie: bool = True) -> TiePanel:
-    """Widget: choose how the head is 'tied' and watch both matrices over a few Adam steps."""
+    """Widget: choose how the head is 'tied' and watch both matrices over a few Adam steps.
+
+    Each (method, steps) has its own figure, built and drawn in full the first time it is shown; a toggle of
+    *tie* then redraws only the lines and titles."""
     check_choice(method, "method", METHODS)
     steps = check_size(steps, "steps", maximum=40, why="the range of the steps slider")
     check_bool(tie, "tie")
     method_control = widgets.ToggleButtons(options=list(METHODS), value=method, description="method",
                                            style={"button_width": "auto"})
     steps_control = widgets.IntSlider(value=steps, min=1, max=40, description="steps", continuous_update=False)
-    return TiePanel(tying_method_figure, controls={"method": method_control, "steps": steps_control}, tie=tie,
+    figures: OrderedDict = OrderedDict()  # (method, steps) → _MethodFigure, the few most recently shown
+
+    def compute(tie, method, steps):
+        tie, method, steps = _check_state(tie, method, steps)
+        if (method, steps) not in figures:
+            figures[method, steps] = _MethodFigure(method, steps)
+            while len(figures) > FIGURES_KEPT:
+                figures.popitem(last=False)
+        figures.move_to_end((method, steps))
+        shown = figures[method, steps]
+        numbers = shown.show(tie)
+        return PanelResult(shown.figure, numbers, png=shown.live.png())
+
+    return TiePanel(compute, controls={"method": method_control, "steps": steps_control}, tie=tie,
                     title="Share, copy, or tie after the optimiser: which one trains one matrix?")
