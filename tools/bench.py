@@ -118,7 +118,7 @@ def registry() -> list[Benchmark]:
         toggle_benchmark("01 lookup panel: tie toggle", _factory("lmtie_edu.lesson01.lookup:lookup_panel")),
         toggle_benchmark("02 logits panel: tie toggle", _factory("lmtie_edu.lesson02.figures:logits_panel")),
         toggle_benchmark("03 gradient panel: tie toggle", _factory("lmtie_edu.lesson03.figures:decomposition_panel")),
-        toggle_benchmark("04 breakdown panel: tie toggle", _factory("lmtie_edu.lesson04.counts:breakdown_panel")),
+        toggle_benchmark("04 breakdown panel: tie toggle", _factory("lmtie_edu.lesson04.breakdown_figures:breakdown_panel")),
         _meta_build_benchmark(),
         # a tie toggle retrains 3 seeds from scratch (there is no cache to hit)
         toggle_benchmark("05 autoencoder panel: tie toggle (full retrain, 3 seeds)",

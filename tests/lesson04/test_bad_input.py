@@ -7,7 +7,7 @@ import pytest
 import torch
 from torch import nn
 
-from lmtie_edu.lesson04 import architectures, counts, figures, solutions
+from lmtie_edu.lesson04 import architectures, breakdown_figures, counts, figures, solutions
 from lmtie_edu.lesson04 import exercises as ex
 
 ROW = dict(name="GPT-2 small", vocab_size=50_257, d_model=768, ties=True, tied_total=124_439_808,
@@ -71,8 +71,8 @@ def test_numpy_numbers_are_accepted():
 
 def test_panel_refuses_what_set_refuses():
     with pytest.raises(TypeError, match="tie"):
-        counts.breakdown_panel(tie="yes")
-    panel = counts.breakdown_panel()
+        breakdown_figures.breakdown_panel(tie="yes")
+    panel = breakdown_figures.breakdown_panel()
     before = dict(panel.result.numbers)
     with pytest.raises(ValueError, match="mlp_ratio"):
         panel.set(mlp_ratio=-1.0)

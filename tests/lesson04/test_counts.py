@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from matplotlib.figure import Figure
 
+from lmtie_edu.lesson04 import breakdown_figures as B
 from lmtie_edu.lesson04 import counts as P
 from lmtie_edu.lesson04 import exercises as ex
 from lmtie_edu.lesson04 import figures as F
@@ -164,8 +165,8 @@ def test_figures_bad_input(label, call, error, message):
 # -- the panel ----------------------------------------------------------------------------------------
 
 def test_breakdown_figure_numbers():
-    tied = P.breakdown_figure(True, 50_257, 768, 12, 4.0).numbers
-    untied = P.breakdown_figure(False, 50_257, 768, 12, 4.0).numbers
+    tied = B.breakdown_figure(True, 50_257, 768, 12, 4.0).numbers
+    untied = B.breakdown_figure(False, 50_257, 768, 12, 4.0).numbers
     assert tied["total (this setting)"] == tied["tied total"] == 124_439_808
     assert untied["total (this setting)"] == untied["untied total"] == tied["untied total"] == 163_037_184
     assert untied["untied total"] - untied["tied total"] == untied["saved by tying (V·d)"] == 50_257 * 768
@@ -173,7 +174,7 @@ def test_breakdown_figure_numbers():
 
 
 def test_panel_toggle_and_sliders_redraw():
-    panel = P.breakdown_panel()
+    panel = B.breakdown_panel()
     before, image = panel.result.numbers, panel.image.value
     panel.tie.value = False
     assert panel.result.numbers["total (this setting)"] == before["untied total"]
@@ -192,7 +193,7 @@ def test_panel_toggle_and_sliders_redraw():
     ({"heads": 8}, ValueError, "this panel has no control 'heads'"),
 ])
 def test_panel_rejects_impossible_values(values, error, message):
-    panel = P.breakdown_panel()
+    panel = B.breakdown_panel()
     with pytest.raises(error, match=message):
         panel.set(**values)
 

@@ -4,7 +4,7 @@ LiveFigure): its PNG is the full drawing of the same state, and the frame holds 
 import pytest
 
 from lmtie_edu.kit.plotting import figure_to_png
-from lmtie_edu.lesson04 import counts
+from lmtie_edu.lesson04 import breakdown_figures
 from tests.pictures import difference
 
 TOLERANCE = 0.02  # mean abs difference per channel (0-255): a missing title or outline alone makes far more
@@ -14,13 +14,13 @@ SHAPES = [{}, {"vocab_size": 1_000, "d_model": 64, "n_layers": 1, "mlp_ratio": 1
 
 @pytest.mark.parametrize("tie", [False, True])
 def test_live_png_is_the_full_drawing_of_the_same_state(tie):
-    panel = counts.breakdown_panel(tie=tie)
+    panel = breakdown_figures.breakdown_panel(tie=tie)
     assert difference(bytes(panel.image.value), figure_to_png(panel.result.figure)) < TOLERANCE  # a frame's first
     panel.set(tie=not tie)
     panel.set(tie=tie)  # a toggle: the background is pasted, only the changing artists are drawn
     live = bytes(panel.image.value)
     assert difference(live, figure_to_png(panel.result.figure)) < TOLERANCE
-    alone = counts.breakdown_figure(tie)
+    alone = breakdown_figures.breakdown_figure(tie)
     assert difference(live, figure_to_png(alone.figure)) < TOLERANCE
     assert panel.result.numbers == alone.numbers
     panel.set(tie=not tie)
@@ -29,7 +29,7 @@ def test_live_png_is_the_full_drawing_of_the_same_state(tie):
 
 
 def test_a_toggle_changes_the_picture():
-    panel = counts.breakdown_panel()
+    panel = breakdown_figures.breakdown_panel()
     tied = bytes(panel.image.value)
     panel.set(tie=False)
     assert difference(bytes(panel.image.value), tied) > 1.0
@@ -37,9 +37,9 @@ def test_a_toggle_changes_the_picture():
 
 @pytest.mark.parametrize("shape", SHAPES[1:])
 def test_another_shape_gets_its_own_frame(shape):
-    panel = counts.breakdown_panel()
+    panel = breakdown_figures.breakdown_panel()
     panel.set(tie=False, **shape)
-    fresh = counts.breakdown_figure(False, **shape)
+    fresh = breakdown_figures.breakdown_figure(False, **shape)
     assert difference(bytes(panel.image.value), figure_to_png(fresh.figure)) < TOLERANCE
     for shown, alone in zip(panel.result.figure.axes, fresh.figure.axes, strict=True):
         assert shown.get_xlim() == alone.get_xlim()
@@ -47,7 +47,7 @@ def test_another_shape_gets_its_own_frame(shape):
 
 @pytest.mark.parametrize("shape", SHAPES)
 def test_the_frame_holds_both_tie_states(shape):
-    tied, untied = (counts.breakdown_figure(tie, **shape).figure for tie in (True, False))
+    tied, untied = (breakdown_figures.breakdown_figure(tie, **shape).figure for tie in (True, False))
     for ax_tied, ax_untied in zip(tied.axes, untied.axes, strict=True):
         assert ax_tied.get_xlim() == ax_untied.get_xlim() and ax_tied.get_ylim() == ax_untied.get_ylim()
     for fig in (tied, untied):
@@ -57,7 +57,7 @@ def test_the_frame_holds_both_tie_states(shape):
 
 
 def test_a_refused_state_leaves_the_figure_as_it_was():
-    panel = counts.breakdown_panel()
+    panel = breakdown_figures.breakdown_panel()
     png = figure_to_png(panel.result.figure)
     with pytest.raises(ValueError, match="d_model must be a value"):
         panel.set(d_model=100_000)

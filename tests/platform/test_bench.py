@@ -44,7 +44,7 @@ def test_registry_names_one_operation_per_panel_and_every_lesson():
 def test_registry_factories_resolve_to_panels():
     from lmtie_edu.kit.panels import TiePanel
 
-    for target in ("lmtie_edu.lesson01.lookup:lookup_panel", "lmtie_edu.lesson04.counts:breakdown_panel"):
+    for target in ("lmtie_edu.lesson01.lookup:lookup_panel", "lmtie_edu.lesson04.breakdown_figures:breakdown_panel"):
         assert isinstance(bench._factory(target)(), TiePanel)
 
 
