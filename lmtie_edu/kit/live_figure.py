@@ -14,9 +14,10 @@ memory, without a GUI):
 
 What may change is what the background does not show: artists' data, colours, text and visibility. What must
 not change is the frame: axes limits, ticks, labels, legends, colour-bar ranges — fix them once for every
-state the controls can reach (e.g. limits that cover tied and untied). A title that changes must be placed
-explicitly, ``ax.set_title(text, y=1.0)``: matplotlib moves an automatically placed title that is hidden while
-the background is drawn (off the top of the figure). ``live.figure`` is an ordinary
+state the controls can reach (e.g. limits that cover tied and untied). While the background is drawn the
+changing artists are made fully transparent rather than hidden: matplotlib lays out a hidden title anew (it
+moved an automatically placed one off the top of the figure), a transparent one stays where it is.
+``live.figure`` is an ordinary
 Figure: ``show(live.figure)`` or ``figure_to_png`` draw it whole, changing artists included.
 """
 
@@ -56,15 +57,15 @@ class LiveFigure:
     def png(self) -> bytes:
         """The figure in its current state as PNG bytes (zlib level 1, like a panel's redraw)."""
         if self._background is None:
-            shown = [artist for artist in self._changing if artist.get_visible()]
-            for artist in shown:
-                artist.set_visible(False)
+            alphas = [(artist, artist.get_alpha()) for artist in self._changing]
+            for artist, _ in alphas:  # transparent, not hidden: the layout stays that of a full drawing
+                artist.set_alpha(0.0)
             try:
                 self._canvas.draw()
                 self._background = self._canvas.copy_from_bbox(self.figure.bbox)
             finally:
-                for artist in shown:
-                    artist.set_visible(True)
+                for artist, alpha in alphas:
+                    artist.set_alpha(alpha)
         else:
             self._canvas.restore_region(self._background)
         renderer = self._canvas.get_renderer()

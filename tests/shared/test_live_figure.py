@@ -8,7 +8,7 @@ import pytest
 from lmtie_edu.kit.live_figure import LiveFigure
 from lmtie_edu.kit.panels import PanelResult, TiePanel
 from lmtie_edu.kit.plotting import figure_to_png, new_figure
-from tests.pictures import pixels
+from tests.pictures import difference, pixels
 
 
 def build():
@@ -68,3 +68,13 @@ def test_bad_input_is_named():
     live = LiveFigure(new_figure()[0])
     with pytest.raises(TypeError, match="takes matplotlib artists"):
         live.changing(3)
+
+
+def test_an_automatically_placed_changing_title_stays_in_place():
+    fig, ax = new_figure()
+    live = LiveFigure(fig)
+    ax.plot([0, 1], [0, 1])
+    title = live.changing(ax.set_title("first"))  # no y=: matplotlib places it
+    live.png()
+    title.set_text("second")
+    assert difference(live.png(), figure_to_png(fig)) < 0.5
