@@ -179,20 +179,23 @@ def execute_notebook(path: Path) -> dict:
     seconds = time.perf_counter() - started
     # The kernel was our child and has exited: RUSAGE_CHILDREN holds its peak resident memory (KiB).
     peak_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    return {"kind": "notebook", "name": path.name, "seconds": round(seconds, 2), "budget_seconds": budget,
+    name = f"zh_CN/{path.name}" if path.parent.name == "zh_CN" else path.name
+    return {"kind": "notebook", "name": name, "seconds": round(seconds, 2), "budget_seconds": budget,
             "kernel_peak_mib": round(peak_mib, 1), "ok": seconds <= budget}
 
 
 def run_notebook_benchmarks(only: str | None) -> list[dict]:
     rows = []
-    for path in sorted((ROOT / "notebooks").glob("[0-9]*.ipynb")):
-        if only and only not in path.name:
+    lessons = ROOT / "notebooks"
+    for path in sorted(lessons.glob("[0-9]*.ipynb")) + sorted(lessons.glob("zh_CN/[0-9]*.ipynb")):  # both editions
+        if only and only not in str(path.relative_to(lessons)):
             continue
         env = dict(os.environ, PYDEVD_DISABLE_FILE_VALIDATION="1")
         done = subprocess.run([sys.executable, "-m", "tools.bench", "--execute-one", str(path)],
                               capture_output=True, text=True, env=env, cwd=ROOT)
         if done.returncode != 0:
-            rows.append({"kind": "notebook", "name": path.name, "ok": False, "error": done.stderr[-2000:]})
+            rows.append({"kind": "notebook", "name": str(path.relative_to(lessons)), "ok": False,
+                         "error": done.stderr[-2000:]})
             continue
         rows.append(json.loads(done.stdout.strip().splitlines()[-1]))
     return rows

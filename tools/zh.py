@@ -1,15 +1,20 @@
 """The Chinese edition (中文版): update the catalogues, build notebooks/zh_CN/, check that nothing is stale.
 
 Usage:
-    python -m tools.zh extract [LESSON ...]   # update translations/zh_CN/<stem>.po from the English lessons
-    python -m tools.zh build [LESSON ...]     # write notebooks/zh_CN/<stem>.ipynb; refuses untranslated/fuzzy cells
+    python -m tools.zh extract [LESSON ...]   # update the catalogues: translations/zh_CN/<stem>.po (markdown),
+                                              # code/<stem>.po (comments, printed text), lmtie_edu/<part>.po
+                                              # (the package's text: kit, shared and the lessons' parts)
+    python -m tools.zh build [LESSON ...]     # compile lmtie_edu/locale/zh_CN/LC_MESSAGES/lmtie_edu.mo, write
+                                              # notebooks/zh_CN/<stem>.ipynb and execute it if its code changed;
+                                              # refuses untranslated/fuzzy cells
     python -m tools.zh check [LESSON ...]     # write nothing; exit 1 if a translation is missing or stale,
-                                              # or a built lesson is not what `build` writes now
+                                              # or a built lesson / the compiled catalogue is not current
 
 LESSON is an English notebook path (notebooks/01_embedding_lookup.ipynb, or a copy elsewhere with the same
 file name) or a lesson's number or stem (01, 01_embedding_lookup); default: every notebooks/NN_*.ipynb.
 `make zh` runs extract, then build. The catalogue format and the update rules: tools/i18n/catalogue.py;
-what a build changes and keeps: tools/i18n/edition.py.
+what a build changes and keeps: tools/i18n/edition.py; code cells: tools/i18n/code_cells.py; the package's
+text: tools/i18n/package.py.
 """
 
 from __future__ import annotations
@@ -18,7 +23,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from tools.i18n.catalogue import ENGLISH_DIR, REPO, catalogue_path, english_lessons, extract
+from tools.i18n import code_cells, package
+from tools.i18n.catalogue import ENGLISH_DIR, REPO, catalogue_path, english_lessons, extract, read_notebook
 from tools.i18n.edition import chinese_path, is_current, write
 from tools.i18n.errors import TranslationError
 
@@ -45,10 +51,28 @@ def run(command: str, names: list[str]) -> int:
         raise TranslationError(f"{command} works on the lessons in {ENGLISH_DIR} only (it writes their catalogues "
                                f"and Chinese lessons); got {', '.join(elsewhere)}. `check` accepts copies.")
     failures = []
+    parts = [part for part in package.parts() if not part.startswith("lesson") or not names
+             or any(lesson.stem[:2] == part[-2:] for lesson in lessons)]
+    if command == "extract":
+        for part in package.extract(parts):
+            print(f"updated translations/zh_CN/lmtie_edu/{part}.po")
+    elif command == "build":
+        print(f"{'wrote' if package.write_compiled() else 'unchanged'} {package.COMPILED.relative_to(REPO)}")
+        missing = [problem for part in parts if package.part_catalogue(part).exists()
+                   for problem in package.problems(part)]
+        if missing:  # a warning: a lesson can be built while the package's text is being translated
+            print(f"{len(missing)} entries of the package's text are not translated yet (they stay English; "
+                  "`python -m tools.zh check` lists them)", file=sys.stderr)
+    else:
+        failures += [problem for part in parts for problem in package.problems(part)]
+        if not package.is_compiled_current():
+            failures.append(f"{package.COMPILED.relative_to(REPO)} is not what `python -m tools.zh build` compiles now")
     for lesson in lessons:
         try:
             if command == "extract":
                 print(f"{'updated' if extract(lesson) else 'unchanged'} {catalogue_path(lesson).relative_to(REPO)}")
+                code = code_cells.extract(lesson, read_notebook(lesson))
+                print(f"{'updated' if code else 'unchanged'} {code_cells.catalogue_path(lesson).relative_to(REPO)}")
             elif command == "build":
                 print(f"{'wrote' if write(lesson) else 'unchanged'} {chinese_path(lesson).relative_to(REPO)}")
             elif not is_current(lesson):

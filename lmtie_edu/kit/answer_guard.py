@@ -16,6 +16,8 @@ import threading
 
 import torch
 
+from lmtie_edu.shared.language import tr
+
 TIME_LIMIT_SECONDS = 30  # per check: every reference solution takes well under a second
 MAX_LINES = 20
 
@@ -54,7 +56,7 @@ def guarded(limit: float | None = None):
     alarm = _can_alarm()
     if alarm:
         def stop(signum, frame):
-            raise AnswerTimeout(f"your code ran for more than {limit:g} s (a loop that never ends?)")
+            raise AnswerTimeout(tr("your code ran for more than {limit} s (a loop that never ends?)", limit=format(limit, "g")))
 
         previous = signal.signal(signal.SIGALRM, stop)
         signal.setitimer(signal.ITIMER_REAL, limit)
@@ -69,4 +71,4 @@ def guarded(limit: float | None = None):
         torch.set_grad_enabled(grad)
         torch.set_rng_state(rng)
         if output.hidden:
-            print(f"   … and {output.hidden} more lines printed by your code (not shown)")
+            print(tr("   … and {count} more lines printed by your code (not shown)", count=output.hidden))

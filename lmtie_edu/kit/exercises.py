@@ -22,6 +22,8 @@ import functools
 import inspect
 from collections.abc import Callable
 
+from lmtie_edu.shared.language import tr
+
 from .answer_guard import AnswerTimeout, guarded
 from .feedback import LearnerCrash, Mismatch, NotAttempted, Shortcut, expect_close, expect_equal, expect_type
 from .grading import SolutionWithheld, graded_mode, is_withheld
@@ -77,9 +79,10 @@ def _stuck_line(name: str, hints: list[str]) -> str:
     shown = HINTS_SHOWN.get(name, 0)
     tiers = len(hints) + 1
     if shown >= tiers:
-        again = "the last hint" if graded_mode() else "the worked answer"
-        return f'   stuck? ex.hint("{name}") shows {again} again.'
-    return f'   stuck? ex.hint("{name}") shows hint {shown + 1} of {tiers}.'
+        if graded_mode():
+            return tr('   stuck? ex.hint("{name}") shows the last hint again.', name=name)
+        return tr('   stuck? ex.hint("{name}") shows the worked answer again.', name=name)
+    return tr('   stuck? ex.hint("{name}") shows hint {number} of {tiers}.', name=name, number=shown + 1, tiers=tiers)
 
 
 def exercise(solution: Callable, *, hints: list[str] | tuple[str, ...], mistakes: dict[str, str] | None = None,
@@ -103,42 +106,47 @@ def exercise(solution: Callable, *, hints: list[str] | tuple[str, ...], mistakes
                 return []
             if key not in mistakes:
                 raise KeyError(f"checker of {name!r} names an undeclared mistake {key!r}")
-            return [f"   diagnosis: {mistakes[key]}"]
+            return [tr("   diagnosis: {text}", text=tr(mistakes[key]))]
 
         def verdict_lines(answer) -> tuple[bool, list[str]]:
             if answer is None or answer is Ellipsis or not callable(answer):
                 if answer is None or answer is Ellipsis:
-                    return False, [f"⏳ {name}: not attempted yet."]
-                return False, [f"❌ {name}: pass your function itself, e.g. ex.{name}({name}); "
-                               f"got a {type(answer).__name__}"]
+                    return False, [tr("⏳ {name}: not attempted yet.", name=name)]
+                return False, [tr("❌ {name}: pass your function itself, e.g. ex.{name}({name}); got a {type}",
+                                  name=name, type=type(answer).__name__)]
             try:
                 with guarded():
                     cases = checker(_LearnersFunction(answer), solution)
             except AnswerTimeout as slow:
-                return False, [f"❌ {name}: stopped — {slow}"]
+                return False, [tr("❌ {name}: stopped — {reason}", name=name, reason=slow)]
             except SolutionWithheld:
-                return False, [f"⏳ {name}: this is a graded lab — your answer is checked when you submit it "
-                               f"(the reference is not installed here)."]
+                return False, [tr("⏳ {name}: this is a graded lab — your answer is checked when you submit it "
+                                  "(the reference is not installed here).", name=name)]
             except NotAttempted:
-                return False, [f"⏳ {name}: not attempted yet (your function raises NotImplementedError)."]
+                return False, [tr("⏳ {name}: not attempted yet (your function raises NotImplementedError).", name=name)]
             except Shortcut as used:
-                return False, [f"❌ {name}: this exercise asks you to work without {used.tool}; your code used it."]
+                return False, [tr("❌ {name}: this exercise asks you to work without {tool}; your code used it.",
+                                  name=name, tool=tr(used.tool))]
             except Mismatch as wrong:
                 lines = [f"❌ {name}: {wrong.what}"]
                 expected, got = _short(wrong.expected), _short(wrong.got)
                 if (wrong.expected is not None or wrong.got is not None) and expected != got:
-                    lines += [f"   expected: {expected}", f"   got:      {got}"]
+                    lines += [tr("   expected: {value}", value=expected), tr("   got:      {value}", value=got)]
                 if wrong.where:
-                    lines.append(f"   where:    {wrong.where}")
+                    lines.append(tr("   where:    {text}", text=wrong.where))
                 return False, lines + diagnosis(wrong.mistake)
             except LearnerCrash as crash:
                 key = on_error(crash.error) if on_error else None
-                return False, [f"❌ {name}: your code raised {crash}"] + diagnosis(key)
+                return False, [tr("❌ {name}: your code raised {error}", name=name, error=crash)] + diagnosis(key)
             except Exception as bug:  # noqa: BLE001 — anything else is the checker's own failure
-                return False, [f"⚠️ {name}: the check itself failed — a bug in lmtie_edu, not in your answer "
-                               f"({type(bug).__name__}: {bug}). Please report it to your instructor."]
-            suffix = f" (checked on {cases} case{'' if cases == 1 else 's'})" if isinstance(cases, int) else ""
-            return True, [f"✅ {name}: correct{suffix}."]
+                return False, [tr("⚠️ {name}: the check itself failed — a bug in lmtie_edu, not in your answer "
+                                  "({error}). Please report it to your instructor.", name=name,
+                                  error=type(bug).__name__ + ": " + str(bug))]
+            if not isinstance(cases, int):
+                return True, [tr("✅ {name}: correct.", name=name)]
+            if cases == 1:
+                return True, [tr("✅ {name}: correct (checked on 1 case).", name=name)]
+            return True, [tr("✅ {name}: correct (checked on {cases} cases).", name=name, cases=cases)]
 
         @functools.wraps(checker)
         def run(answer) -> Verdict:
@@ -161,20 +169,22 @@ def exercise(solution: Callable, *, hints: list[str] | tuple[str, ...], mistakes
 def hint(name: str) -> None:
     """Print the next hint for exercise ``name``: hint 1, then 2, …, then the worked answer."""
     if not isinstance(name, str):
-        raise TypeError(f"hint() takes the exercise's name as a string, e.g. hint('bag_of_tokens'); "
-                        f"got {type(name).__name__}")
+        raise TypeError(tr("hint() takes the exercise's name as a string, e.g. hint('bag_of_tokens'); got {type}",
+                           type=type(name).__name__))
     if name not in REGISTRY:
-        raise ValueError(f"no exercise is named {name!r}; the exercises are: {', '.join(sorted(REGISTRY))}")
+        raise ValueError(tr("no exercise is named {name}; the exercises are: {names}", name=repr(name),
+                            names=", ".join(sorted(REGISTRY))))
     check = REGISTRY[name]
     tiers = len(check.hints) + 1
     shown = min(HINTS_SHOWN.get(name, 0) + 1, tiers)
     HINTS_SHOWN[name] = shown
     if shown < tiers:
-        print(f"💡 {name}, hint {shown} of {tiers}: {check.hints[shown - 1]}")
+        print(tr("💡 {name}, hint {number} of {tiers}: {text}", name=name, number=shown, tiers=tiers,
+                 text=tr(check.hints[shown - 1])))
     elif is_withheld(check.solution) or graded_mode():
-        print(f"💡 {name}: that was the last hint — this is a graded lab, so the worked answer is not shown "
-              f"(ask your instructor).")
+        print(tr("💡 {name}: that was the last hint — this is a graded lab, so the worked answer is not shown "
+                 "(ask your instructor).", name=name))
     else:
-        print(f"💡 {name}, worked answer ({tiers} of {tiers}) — read it, then write it yourself:\n\n"
-              + inspect.getsource(check.solution))
+        print(tr("💡 {name}, worked answer ({tiers} of {tiers}) — read it, then write it yourself:", name=name,
+                 tiers=tiers) + "\n\n" + inspect.getsource(check.solution))
 

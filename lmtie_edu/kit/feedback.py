@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import torch
 
+from lmtie_edu.shared.language import N_, tr
+
 
 class Mismatch(Exception):
     """The answer ran but is wrong: what was wrong, what was expected, what it gave, and — when the
@@ -44,16 +46,18 @@ def expect_type(value, expected: type | tuple[type, ...], what: str, *, mistake:
     types = expected if isinstance(expected, tuple) else (expected,)
     is_bool_for_number = isinstance(value, bool) and bool not in types
     if not isinstance(value, types) or is_bool_for_number:
-        names = " or ".join(t.__name__ for t in types)
-        article = "an" if names[0] in "aeiou" else "a"
-        raise Mismatch(f"{what} must return {article} {names}", names, type(value).__name__, mistake=mistake)
+        names = tr(" or ").join(t.__name__ for t in types)
+        article = N_("an") if names[0] in "aeiou" else N_("a")
+        raise Mismatch(tr("{what} must return {article} {names}", what=what, article=tr(article), names=names),
+                       names, type(value).__name__, mistake=mistake)
 
 
 def _as_tensor(value, what: str) -> torch.Tensor:
     try:
         return torch.as_tensor(value).detach()
     except (TypeError, ValueError, RuntimeError):
-        raise Mismatch(f"{what} must return numbers (a tensor)", "a tensor", type(value).__name__) from None
+        raise Mismatch(tr("{what} must return numbers (a tensor)", what=what), tr("a tensor"),
+                       type(value).__name__) from None
 
 
 def _close(a: torch.Tensor, b: torch.Tensor, atol: float) -> bool:
@@ -70,10 +74,10 @@ def describe_difference(got: torch.Tensor, expected: torch.Tensor, atol: float =
     got, expected = got.detach().double(), expected.detach().double()
     if got.shape != expected.shape:
         if got.dim() == 2 and got.t().shape == expected.shape and _close(got.t(), expected, atol):
-            return "your answer is the expected one transposed"
-        return f"shape {tuple(got.shape)} where {tuple(expected.shape)} is expected"
+            return tr("your answer is the expected one transposed")
+        return tr("shape {got} where {expected} is expected", got=tuple(got.shape), expected=tuple(expected.shape))
     if got.numel() == 0:
-        return "both are empty"
+        return tr("both are empty")
     notes = []
     scale = expected.abs().max().item()
     nonzero = expected.abs() > max(atol, 1e-9 * scale)
@@ -81,23 +85,26 @@ def describe_difference(got: torch.Tensor, expected: torch.Tensor, atol: float =
         ratios = got[nonzero] / expected[nonzero]
         factor = ratios.median().item()
         if abs(factor - 1) > 1e-3 and _close(got, expected * factor, atol):
-            notes.append(f"your answer is the expected one times {_factor(factor)}")
+            notes.append(tr("your answer is the expected one times {factor}", factor=_factor(factor)))
     if got.dim() == 2 and got.shape[0] == got.shape[1] and _close(got.t(), expected, atol):
-        notes.append("your answer is the expected one transposed")
+        notes.append(tr("your answer is the expected one transposed"))
     difference = (got - expected).abs()
     flat = int(difference.argmax())
     index = tuple(int(i) for i in torch.unravel_index(torch.tensor(flat), got.shape)) if got.dim() else ()
-    position = f" at {_where(index)}" if index else ""
-    notes.append(f"largest difference {difference.max().item():.4g}{position} "
-                 f"(expected {expected[index].item():.6g}, got {got[index].item():.6g})")
+    position = tr(" at {index}", index=_where(index)) if index else ""
+    notes.append(tr("largest difference {size}{position} (expected {expected}, got {got})",
+                    size=format(difference.max().item(), ".4g"), position=position,
+                    expected=format(expected[index].item(), ".6g"), got=format(got[index].item(), ".6g")))
     wrong = ~torch.isclose(got, expected, atol=atol, rtol=1e-5)
     if got.dim() >= 2:
         rows = wrong.flatten(1).any(1).nonzero().flatten().tolist()
-        notes.append(f"{len(rows)} of {got.shape[0]} rows differ, the first is row {rows[0]}")
+        notes.append(tr("{count} of {total} rows differ, the first is row {first}", count=len(rows),
+                        total=got.shape[0], first=rows[0]))
     elif got.dim() == 1:
         entries = wrong.nonzero().flatten().tolist()
-        notes.append(f"{len(entries)} of {got.shape[0]} entries differ, the first is [{entries[0]}]")
-    return "; ".join(notes)
+        notes.append(tr("{count} of {total} entries differ, the first is [{first}]", count=len(entries),
+                        total=got.shape[0], first=entries[0]))
+    return tr("; ").join(notes)
 
 
 def _factor(factor: float) -> str:
@@ -107,7 +114,7 @@ def _factor(factor: float) -> str:
         if abs(factor - 1 / n) < 1e-3 / n:
             return f"1/{n}"
     if abs(factor + 1) < 1e-3:
-        return "-1 (the sign is flipped)"
+        return tr("-1 (the sign is flipped)")
     return f"{factor:.4g}"
 
 
@@ -124,11 +131,12 @@ def expect_close(got, expected, what: str, *, atol: float = 1e-5, wrong: dict | 
         expected_t.dtype.is_floating_point or got_t.shape == expected_t.shape else None
     for key, value in (wrong or {}).items():
         if _close(got_t, torch.as_tensor(value).detach(), atol):
-            raise Mismatch(f"{what}: wrong {'values' if got_t.shape == expected_t.shape else 'shape'}",
+            raise Mismatch(tr("{what}: wrong values", what=what) if got_t.shape == expected_t.shape
+                           else tr("{what}: wrong shape", what=what),
                            *_summaries(expected_t, got_t), mistake=key, where=where)
     if got_t.shape != expected_t.shape:
-        raise Mismatch(f"{what}: wrong shape", tuple(expected_t.shape), tuple(got_t.shape), where=where)
-    raise Mismatch(f"{what}: wrong values", *_summaries(expected_t, got_t), where=where)
+        raise Mismatch(tr("{what}: wrong shape", what=what), tuple(expected_t.shape), tuple(got_t.shape), where=where)
+    raise Mismatch(tr("{what}: wrong values", what=what), *_summaries(expected_t, got_t), where=where)
 
 
 def expect_equal(got, expected, what: str, *, wrong: dict | None = None) -> None:
@@ -137,12 +145,12 @@ def expect_equal(got, expected, what: str, *, wrong: dict | None = None) -> None
         return
     for key, value in (wrong or {}).items():
         if got == value:
-            raise Mismatch(f"{what}: wrong value", expected, got, mistake=key)
-    raise Mismatch(f"{what}: wrong value", expected, got)
+            raise Mismatch(tr("{what}: wrong value", what=what), expected, got, mistake=key)
+    raise Mismatch(tr("{what}: wrong value", what=what), expected, got)
 
 
 def _summaries(expected: torch.Tensor, got: torch.Tensor) -> tuple:
     """Both tensors when small; otherwise their shapes (and then the ``where`` line says what differs)."""
     if expected.numel() <= 12 and got.numel() <= 12:
         return expected, got
-    return (f"tensor of shape {tuple(expected.shape)}", f"tensor of shape {tuple(got.shape)}")
+    return (tr("tensor of shape {shape}", shape=tuple(expected.shape)), tr("tensor of shape {shape}", shape=tuple(got.shape)))

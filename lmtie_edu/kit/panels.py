@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 import ipywidgets as widgets
 from matplotlib.figure import Figure
 
+from lmtie_edu.shared.language import N_, tr
 from lmtie_edu.shared.validation import check_bool, plain_number
 
 from .plotting import figure_to_png
@@ -74,17 +75,17 @@ def report(numbers: Mapping) -> None:
         raise TypeError(f"report needs a dict of numbers or a PanelResult (e.g. panel.result){hint}; "
                         f"got {type(numbers).__name__}")
     for name, value in numbers.items():
-        print(f"{name}: {format_number(value)}")
+        print(f"{tr(name)}: {format_number(value)}")
 
 
 def _allowed(control) -> str:
     if hasattr(control, "options"):
-        return "one of " + str(list(getattr(control, "labels", None) or control.options))
+        return tr("one of {options}", options=list(getattr(control, "labels", None) or control.options))
     if hasattr(control, "min") and hasattr(control, "max"):
-        return f"a value in [{control.min}, {control.max}]"
+        return tr("a value in [{low}, {high}]", low=control.min, high=control.max)
     if isinstance(control, (widgets.Checkbox, widgets.ToggleButton)):
-        return "True or False"
-    return "a valid value"
+        return tr("True or False")
+    return tr("a valid value")
 
 
 def check_control_value(name: str, control, value):
@@ -98,28 +99,34 @@ def check_control_value(name: str, control, value):
         return
     if isinstance(control, (widgets.IntSlider, widgets.IntText, widgets.BoundedIntText)):
         if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError(f"{name} must be an integer, {_allowed(control)}; got {value!r}")
+            raise TypeError(tr("{name} must be an integer, {allowed}; got {value}", name=name,
+                               allowed=_allowed(control), value=repr(value)))
     if isinstance(control, (widgets.FloatSlider, widgets.FloatLogSlider, widgets.BoundedFloatText)):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise TypeError(f"{name} must be a finite number, {_allowed(control)}; got {value!r}")
+            raise TypeError(tr("{name} must be a finite number, {allowed}; got {value}", name=name,
+                               allowed=_allowed(control), value=repr(value)))
     if isinstance(control, widgets.FloatLogSlider):
         low, high = control.base ** control.min, control.base ** control.max
         if not low <= value <= high:
-            raise ValueError(f"{name} must be a value in [{low:g}, {high:g}]; got {value!r}")
+            raise ValueError(tr("{name} must be a value in [{low}, {high}]; got {value}", name=name,
+                                low=format(low, "g"), high=format(high, "g"), value=repr(value)))
         return
     if hasattr(control, "min") and hasattr(control, "max") and not control.min <= value <= control.max:
-        raise ValueError(f"{name} must be {_allowed(control)}; got {value!r}")
+        raise ValueError(tr("{name} must be {allowed}; got {value}", name=name, allowed=_allowed(control),
+                            value=repr(value)))
     if isinstance(control, widgets.SelectMultiple):
         bad = [v for v in value if v not in control.options]
         if bad:
-            raise ValueError(f"{name} must be chosen from {list(control.options)}; got {bad}")
+            raise ValueError(tr("{name} must be chosen from {options}; got {bad}", name=name,
+                                options=list(control.options), bad=bad))
         return
     if hasattr(control, "options"):
         values = [option[1] if isinstance(option, tuple) else option for option in control.options]
         if value not in values:
-            raise ValueError(f"{name} must be {_allowed(control)}; got {value!r}")
+            raise ValueError(tr("{name} must be {allowed}; got {value}", name=name, allowed=_allowed(control),
+                                value=repr(value)))
     if isinstance(control, widgets.Text) and not isinstance(value, str):
-        raise TypeError(f"{name} must be text; got {value!r}")
+        raise TypeError(tr("{name} must be text; got {value}", name=name, value=repr(value)))
 
 
 @contextlib.contextmanager
@@ -143,7 +150,7 @@ class TiePanel:
     CACHE_SIZE = 32  # states kept by a panel whose compute is pure (a few PNGs of ~30 kB each)
 
     def __init__(self, compute: Callable[..., PanelResult], *, controls: Mapping | None = None,
-                 tie: bool = True, title: str = "", tie_description: str = "tie weights",
+                 tie: bool = True, title: str = "", tie_description: str = N_("tie weights"),
                  values: Mapping | None = None, pure: bool = False):
         """``values``: the starting value of each control as the caller asked for it. Checked by the same rule
         as :meth:`set` (a widget would clamp an out-of-range value silently), so the constructor and ``set()``
@@ -156,11 +163,12 @@ class TiePanel:
         check_bool(pure, "pure")
         self._cache: OrderedDict | None = OrderedDict() if pure else None
         self.compute = compute
-        self.tie = widgets.Checkbox(value=tie, description=tie_description, indent=False)
+        self.tie = widgets.Checkbox(value=tie, description=tr(tie_description), indent=False)
         self.controls = {"tie": self.tie, **dict(controls or {})}
         for name, value in {k: plain_number(v) for k, v in dict(values or {}).items()}.items():
             if name not in self.controls:
-                raise ValueError(f"this panel has no control {name!r}; its controls are {list(self.controls)}")
+                raise ValueError(tr("this panel has no control {name}; its controls are {controls}", name=repr(name),
+                                    controls=list(self.controls)))
             check_control_value(name, self.controls[name], value)
             self.controls[name].value = value
         self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%"))
@@ -172,7 +180,7 @@ class TiePanel:
         self._holding = False
         for control in self.controls.values():
             control.observe(self._on_change, names="value")
-        header = [widgets.HTML(f"<b>{html.escape(title)}</b>")] if title else []
+        header = [widgets.HTML(f"<b>{html.escape(tr(title))}</b>")] if title else []
         self.widget = widgets.VBox(
             header + [widgets.HBox(list(self.controls.values()), layout=widgets.Layout(flex_flow="row wrap")),
                       self.status, self.image, self.numbers],
@@ -192,7 +200,8 @@ class TiePanel:
         values = {name: plain_number(value) for name, value in values.items()}  # np.int64(50) is 50
         for name, value in values.items():
             if name not in self.controls:
-                raise ValueError(f"this panel has no control {name!r}; its controls are {list(self.controls)}")
+                raise ValueError(tr("this panel has no control {name}; its controls are {controls}", name=repr(name),
+                                    controls=list(self.controls)))
             check_control_value(name, self.controls[name], value)
         before = self.values()
         self._assign(values)
@@ -267,14 +276,14 @@ class TiePanel:
     @staticmethod
     def _numbers_html(numbers: Mapping) -> str:
         rows = "".join(
-            f"<tr><td style='padding-right:1em'>{html.escape(str(k))}</td><td><code>{html.escape(format_number(v))}"
+            f"<tr><td style='padding-right:1em'>{html.escape(tr(str(k)))}</td><td><code>{html.escape(format_number(v))}"
             "</code></td></tr>" for k, v in numbers.items()
         )
         return f"<table>{rows}</table>"
 
     def report(self) -> None:
         """Print the numbers of the current result (for the deterministic cell after the widget)."""
-        print("controls: " + ", ".join(f"{k}={v!r}" for k, v in self.values().items()))
+        print(tr("controls: ") + ", ".join(f"{k}={v!r}" for k, v in self.values().items()))
         report(self.result.numbers)
 
     def _repr_mimebundle_(self, **kwargs):

@@ -20,6 +20,8 @@ from collections.abc import Sequence
 
 import ipywidgets as widgets
 
+from lmtie_edu.shared.language import tr
+
 PREDICTIONS: dict[str, dict] = {}  # question key -> {"guess": ..., "correct": bool}
 
 
@@ -40,11 +42,18 @@ class Question:
 
     def feedback(self, guess) -> str:
         """Record ``guess`` and return the verdict and the explanation (plain text)."""
+        guess = self.canonical(guess)
         correct = self.is_right(guess)
         PREDICTIONS[self.key] = {"guess": guess, "correct": correct}
-        said = f"{guess:,g}" if isinstance(guess, float) else guess
-        verdict = "Right." if correct else f"Not quite: you said {said}; the answer is {self.shown_answer()}."
-        return f"{verdict} {self.explain} Run the next cell to see it happen."
+        said = f"{guess:,g}" if isinstance(guess, float) else tr(guess)
+        verdict = tr("Right.") if correct else tr("Not quite: you said {said}; the answer is {answer}.",
+                                                  said=said, answer=self.shown_answer())
+        return tr("{verdict} {explanation} Run the next cell to see it happen.", verdict=verdict,
+                  explanation=tr(self.explain))
+
+    def canonical(self, guess):
+        """The guess as the question stores it (a translated option becomes its English original)."""
+        return guess
 
     def answer(self, guess) -> None:
         """Answer in code (no widget): prints the verdict and the explanation."""
@@ -55,14 +64,14 @@ class Question:
 
         The question is not repeated: the learner has just read it in the markdown cell above."""
         entry = self._entry()
-        check = widgets.Button(description="Check my prediction", button_style="info",
+        check = widgets.Button(description=tr("Check my prediction"), button_style="info",
                                layout=widgets.Layout(width="max-content"))
         result = widgets.HTML()
 
         def on_check(_button) -> None:
             guess = self._read(entry)
             if guess is None:
-                result.value = "<i>Choose an answer first.</i>"
+                result.value = "<i>" + html.escape(tr("Choose an answer first.")) + "</i>"
                 return
             try:
                 text = self.feedback(guess)
@@ -71,7 +80,8 @@ class Question:
             result.value = f"<div class='lmtie-predict-feedback'>{html.escape(text)}</div>"
 
         check.on_click(on_check)
-        box = widgets.VBox([widgets.HTML("<b>Your prediction:</b>"), entry, check, result])
+        heading = widgets.HTML("<b>" + html.escape(tr("Your prediction:")) + "</b>")
+        box = widgets.VBox([heading, entry, check, result])
         box.add_class("lmtie-predict")
         return box
 
@@ -95,16 +105,23 @@ class Choice(Question):
             raise ValueError(f"question {key!r}: the answer {answer!r} is not one of the options {options!r}")
         self.options, self.right = options, answer
 
+    def canonical(self, guess):
+        translated = {tr(option): option for option in self.options}
+        return guess if guess in self.options else translated.get(guess, guess)
+
     def is_right(self, guess) -> bool:
         if guess not in self.options:
-            raise ValueError(f"choose one of {self.options}; got {guess!r}")
+            raise ValueError(tr("choose one of {options}; got {guess}",
+                                options=[tr(option) for option in self.options], guess=repr(guess)))
         return guess == self.right
 
     def shown_answer(self) -> str:
-        return repr(self.right)
+        return repr(tr(self.right))
 
     def _entry(self):
-        return widgets.RadioButtons(options=self.options, value=None, layout=widgets.Layout(width="max-content"))
+        # shown in the lesson's language; the widget's value is the English option (what is_right compares)
+        return widgets.RadioButtons(options=[(tr(option), option) for option in self.options], value=None,
+                                    layout=widgets.Layout(width="max-content"))
 
 
 class Number(Question):
@@ -120,15 +137,15 @@ class Number(Question):
 
     def is_right(self, guess) -> bool:
         if isinstance(guess, bool) or not isinstance(guess, int | float) or not math.isfinite(guess):
-            raise ValueError(f"type a finite number; got {guess!r}")
+            raise ValueError(tr("type a finite number; got {guess}", guess=repr(guess)))
         return abs(guess - self.right) <= self.tolerance * abs(self.right)
 
     def shown_answer(self) -> str:
-        return f"{self.right:,g}" if not self.tolerance else f"about {self.right:,g}"
+        return f"{self.right:,g}" if not self.tolerance else tr("about {value}", value=format(self.right, ",g"))
 
     def _entry(self):
         # a text box, not FloatText: an empty box must mean "not answered" (NaN is not valid JSON for a widget)
-        return widgets.Text(value="", placeholder="a number", description="your guess:")
+        return widgets.Text(value="", placeholder=tr("a number"), description=tr("your guess:"))
 
     def _read(self, entry):
         text = entry.value.strip().replace(",", "")

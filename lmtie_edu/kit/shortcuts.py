@@ -14,6 +14,8 @@ import contextlib
 import torch
 import torch.nn.functional as F
 
+from lmtie_edu.shared.language import N_
+
 from .feedback import Shortcut
 
 _INDEXING = {
@@ -29,7 +31,7 @@ class _NoIndexing(torch.Tensor):
     @classmethod
     def __torch_function__(cls, func, types, args=(), kwargs=None):
         if func in _INDEXING:
-            raise Shortcut("indexing or a lookup (W[ids], F.embedding, index_select, gather)")
+            raise Shortcut(N_("indexing or a lookup (W[ids], F.embedding, index_select, gather)"))
         return super().__torch_function__(func, types, args, kwargs)
 
 
@@ -55,7 +57,7 @@ def forbid_autograd():
 
     def refuser(name):  # one function per patched name: torch refuses one object under two names
         def refuse(*args, **kwargs):
-            raise Shortcut("autograd (backward() or torch.autograd.grad)")
+            raise Shortcut(N_("autograd (backward() or torch.autograd.grad)"))
         refuse.__name__ = refuse.__qualname__ = name
         return refuse
 

@@ -10,6 +10,7 @@ import re
 
 import torch
 
+from lmtie_edu.shared.language import tr
 from lmtie_edu.shared.validation import check_bool, check_positive_int, check_token_ids
 
 #: The one-step demo allocates two (V, d) matrices; more than this many entries is a typo, not a lesson.
@@ -26,39 +27,45 @@ def check_gradient_inputs(ids, vocab_size: int, d_model: int, seed: int, tie: bo
     vocab_size = check_positive_int(vocab_size, "vocab_size")
     d_model = check_positive_int(d_model, "d_model")
     if isinstance(seed, numbers.Integral) and not isinstance(seed, (int, bool)):   # the cell seeds torch with it
-        raise TypeError(f"seed must be a Python int (torch.Generator refuses NumPy integers); got {seed!r} — "
-                        f"pass int(seed)")
+        raise TypeError(tr("seed must be a Python int (torch.Generator refuses NumPy integers); got {seed} — "
+                           "pass int(seed)", seed=repr(seed)))
     if check_positive_int(seed, "seed", minimum=0) > MAX_SEED:
-        raise ValueError(f"seed must be an integer in [0, 2**64 - 1] (what torch.Generator accepts); got {seed}")
+        raise ValueError(tr("seed must be an integer in [0, 2**64 - 1] (what torch.Generator accepts); got {seed}",
+                            seed=seed))
     check_bool(tie, "tie")
     if vocab_size * d_model > MAX_DEMO_ENTRIES:
-        raise ValueError(f"vocab_size × d_model must be at most {MAX_DEMO_ENTRIES:,} for this demo; "
-                         f"got {vocab_size:,} × {d_model:,} = {vocab_size * d_model:,}")
+        raise ValueError(tr("vocab_size × d_model must be at most {limit:,} for this demo; "
+                            "got {vocab_size:,} × {d_model:,} = {entries:,}", limit=MAX_DEMO_ENTRIES,
+                            vocab_size=vocab_size, d_model=d_model, entries=vocab_size * d_model))
     ids = check_token_ids(ids, vocab_size, ranks=(1,))
     if ids.numel() * vocab_size > MAX_DEMO_ENTRIES:
-        raise ValueError(f"the logits need len(ids) × vocab_size numbers, at most {MAX_DEMO_ENTRIES:,} for this demo; "
-                         f"got {ids.numel():,} × {vocab_size:,} = {ids.numel() * vocab_size:,}")
+        raise ValueError(tr("the logits need len(ids) × vocab_size numbers, at most {limit:,} for this demo; "
+                            "got {length:,} × {vocab_size:,} = {entries:,}", limit=MAX_DEMO_ENTRIES,
+                            length=ids.numel(), vocab_size=vocab_size, entries=ids.numel() * vocab_size))
     if ids.numel() < 2:
-        raise ValueError(f"need at least 2 token ids (an input and the next token to predict); got {ids.tolist()}")
+        raise ValueError(tr("need at least 2 token ids (an input and the next token to predict); got {ids}",
+                            ids=ids.tolist()))
     return ids
 
 
 def parse_ids(text: str, vocab_size: int) -> torch.Tensor:
     """Parse ``"2, 5, 5, 9"`` (what a learner types in the widget) into checked token ids."""
     if not isinstance(text, str):
-        raise TypeError(f"token ids must be typed as text like '2, 5, 5, 9'; got {text!r}")
+        raise TypeError(tr("token ids must be typed as text like '2, 5, 5, 9'; got {text}", text=repr(text)))
     vocab_size = check_positive_int(vocab_size, "vocab_size")
     parts = text.replace(",", " ").split()
     if not parts:
-        raise ValueError(f"type at least one token id, e.g. '2, 5, 5, 9' (ids 0..{vocab_size - 1})")
+        raise ValueError(tr("type at least one token id, e.g. '2, 5, 5, 9' (ids 0..{last})", last=vocab_size - 1))
     for position, part in enumerate(parts):
         digits = part.removeprefix("-")
         if not _PLAIN_DIGITS.fullmatch(digits):     # int() would also take '1_0', '+3', '３' (full-width)
-            kind = "a decimal number" if _DECIMAL.fullmatch(part) else "not a number"
-            raise ValueError(f"token ids must be whole numbers in [0, {vocab_size - 1}]; got {part!r} ({kind}) — "
-                             f"type plain digits 0-9, separated by commas or spaces")
+            kind = tr("a decimal number") if _DECIMAL.fullmatch(part) else tr("not a number")
+            raise ValueError(tr("token ids must be whole numbers in [0, {last}]; got {part} ({kind}) — "
+                                "type plain digits 0-9, separated by commas or spaces", last=vocab_size - 1,
+                                part=repr(part), kind=kind))
         if digits != part or len(digits.lstrip("0")) > len(str(vocab_size)) or int(digits) >= vocab_size:
-            raise ValueError(f"token ids must lie in [0, {vocab_size - 1}] for a vocabulary of {vocab_size}; "
-                             f"got {part} at position ({position},)")
+            raise ValueError(tr("token ids must lie in [0, {last}] for a vocabulary of {vocab_size}; "
+                                "got {part} at position ({position},)", last=vocab_size - 1, vocab_size=vocab_size,
+                                part=part, position=position))
     values = [int(part) for part in parts]
     return check_token_ids(values, vocab_size, ranks=(1,))

@@ -16,6 +16,7 @@ from lmtie_edu.kit.exercises import (
     no_indexing,
 )
 from lmtie_edu.kit.feedback import describe_difference
+from lmtie_edu.shared.language import N_, tr
 
 from . import lookup as embedding
 from . import solutions
@@ -59,28 +60,28 @@ def _step_error(error: BaseException) -> str | None:
 
 
 @exercise(solutions.bag_of_tokens,
-          hints=["A one-hot row picks one row of W. What does the sum of a sequence's one-hot rows hold, and what "
-                 "does multiplying that sum by W give?",
-                 "Build the one-hot tensor of the ids with one column per token of the vocabulary (W's number of "
+          hints=[N_("A one-hot row picks one row of W. What does the sum of a sequence's one-hot rows hold, and what "
+                 "does multiplying that sum by W give?"),
+                 N_("Build the one-hot tensor of the ids with one column per token of the vocabulary (W's number of "
                  "rows), in W's dtype; add it up over the positions of each sequence to get a (B, V) table of "
-                 "counts; then one matrix product with W."],
+                 "counts; then one matrix product with W.")],
           mistakes={
-              "no_num_classes": "F.one_hot without num_classes makes only (largest id in the batch + 1) columns, "
+              "no_num_classes": N_("F.one_hot without num_classes makes only (largest id in the batch + 1) columns, "
                                 "not one per token of the vocabulary, so its rows are shorter than W is tall and "
                                 "the product's shapes do not match. Give F.one_hot the vocabulary size: the number "
-                                "of rows of W.",
-              "num_classes_not_rows": "your one-hot has a number of columns other than W's number of rows, so the "
+                                "of rows of W."),
+              "num_classes_not_rows": N_("your one-hot has a number of columns other than W's number of rows, so the "
                                       "product's shapes do not match. num_classes must be the vocabulary size of "
                                       "the W you are given, W.shape[0] — not its width W.shape[1], and not a fixed "
-                                      "number such as the lesson's V = 10 (the check passes matrices of other sizes).",
-              "integer_one_hot": "your one-hot or count tensor holds integers (int64: what F.one_hot returns, and "
+                                      "number such as the lesson's V = 10 (the check passes matrices of other sizes)."),
+              "integer_one_hot": N_("your one-hot or count tensor holds integers (int64: what F.one_hot returns, and "
                                  "what a sum of booleans gives) while W holds floats, and PyTorch does not multiply "
-                                 "tensors of different dtypes. Convert it to W's dtype before the product.",
-              "not_summed": "you returned one vector per token, shape (B, T, d): that is the lookup itself. The bag "
-                            "of a sequence is the sum of its tokens' vectors, one (d,) vector per sequence.",
-              "mean_not_sum": "you averaged the tokens' vectors (a mean over the T positions: 1/T of the answer). "
+                                 "tensors of different dtypes. Convert it to W's dtype before the product."),
+              "not_summed": N_("you returned one vector per token, shape (B, T, d): that is the lookup itself. The bag "
+                            "of a sequence is the sum of its tokens' vectors, one (d,) vector per sequence."),
+              "mean_not_sum": N_("you averaged the tokens' vectors (a mean over the T positions: 1/T of the answer). "
                               "The bag is their sum — every occurrence adds its row once more and nothing divides "
-                              "by the length (nn.EmbeddingBag's mode='sum', not its default mode='mean').",
+                              "by the length (nn.EmbeddingBag's mode='sum', not its default mode='mean')."),
           },
           on_error=_bag_error)
 def bag_of_tokens(answer, solution):
@@ -90,7 +91,7 @@ def bag_of_tokens(answer, solution):
     cases = [(torch.randn(10, 6, generator=generator), torch.tensor([[2, 0, 2], [1, 3, 3]])),
              (torch.randn(7, 5, generator=generator), torch.tensor([[6, 6, 1, 6], [0, 2, 4, 5]]))]
     for W, ids in cases:
-        what = f"bag_of_tokens(W of shape {tuple(W.shape)}, ids={ids.tolist()})"
+        what = tr("bag_of_tokens(W of shape {shape}, ids={ids})", shape=tuple(W.shape), ids=ids.tolist())
         _set_case(W, ids)
         expected, per_token = solution(W, ids), F.one_hot(ids, W.shape[0]).to(W.dtype) @ W   # before the answer runs
         got = answer(no_indexing(W), ids.clone())            # copies; W refuses W[ids], F.embedding, index_select, …
@@ -101,28 +102,28 @@ def bag_of_tokens(answer, solution):
 
 
 @exercise(solutions.sgd_step_on_lookup,
-          hints=["Work out the gradient of W[ids].sum() row by row first: which rows does it reach, and what does a "
+          hints=[N_("Work out the gradient of W[ids].sum() row by row first: which rows does it reach, and what does a "
                  "row receive when its id occurs several times? Then apply the SGD rule: new weights = old "
-                 "weights minus lr times the gradient.",
-                 "Every column of row i of the gradient holds the number of times i occurs in ids (zero for the "
+                 "weights minus lr times the gradient."),
+                 N_("Every column of row i of the gradient holds the number of times i occurs in ids (zero for the "
                  "others): count occurrences per token id, for all vocab_size ids, and broadcast those counts "
-                 "across the d columns."],
+                 "across the d columns.")],
           mistakes={
-              "overwrite": "a row looked up several times moved only once. Gradients of repeated lookups add up "
+              "overwrite": N_("a row looked up several times moved only once. Gradients of repeated lookups add up "
                            "(one contribution per occurrence); setting a row, or indexed assignment with repeated "
-                           "ids, keeps only one of them.",
-              "ascent": "your rows moved up by lr times the count; SGD steps against the gradient, so they move "
-                        "down.",
-              "update_only": "you returned the step (-lr times the gradient), not the weights after it: add the "
-                             "step to W.",
-              "no_minlength": "your counts stop at the largest id looked up: torch.bincount returns max(minlength, "
+                           "ids, keeps only one of them."),
+              "ascent": N_("your rows moved up by lr times the count; SGD steps against the gradient, so they move "
+                        "down."),
+              "update_only": N_("you returned the step (-lr times the gradient), not the weights after it: add the "
+                             "step to W."),
+              "no_minlength": N_("your counts stop at the largest id looked up: torch.bincount returns max(minlength, "
                               "largest id + 1) counts, so without minlength (or with one below W's number of rows, "
                               "such as its width d) the rows after the largest id have no count, and the counts do "
-                              "not line up with W's rows. Give torch.bincount minlength=W.shape[0].",
-              "counts_not_column": "your (V,) vector of counts was broadcast along W's last dimension — one count "
+                              "not line up with W's rows. Give torch.bincount minlength=W.shape[0]."),
+              "counts_not_column": N_("your (V,) vector of counts was broadcast along W's last dimension — one count "
                                    "per column, not per row — so it does not line up with W's rows (PyTorch "
                                    "refuses when V ≠ d). Make it a column, counts.unsqueeze(1) of shape (V, 1), so "
-                                   "that row i's count spreads over its d columns.",
+                                   "that row i's count spreads over its d columns."),
           },
           on_error=_step_error)
 def sgd_step_on_lookup(answer, solution):
@@ -130,7 +131,8 @@ def sgd_step_on_lookup(answer, solution):
     cases = [(torch.randn(6, 3, generator=generator), torch.tensor([[1, 4, 4], [0, 4, 1]]), 0.1),
              (torch.randn(8, 2, generator=generator), torch.tensor([7, 7, 2]), 0.5)]
     for W, ids, lr in cases:
-        what = f"sgd_step_on_lookup(W of shape {tuple(W.shape)}, ids={ids.tolist()}, lr={lr})"
+        what = tr("sgd_step_on_lookup(W of shape {shape}, ids={ids}, lr={lr})", shape=tuple(W.shape), ids=ids.tolist(),
+                  lr=lr)
         _set_case(W, ids)
         expected = solution(W, ids, lr)                      # before the answer runs, which gets copies
         with forbid_autograd():                              # predict the step: no backward(), no optimiser
@@ -143,9 +145,9 @@ def sgd_step_on_lookup(answer, solution):
                                                      "update_only": step})
         except Mismatch as wrong:
             if wrong.mistake is None and got.shape == W.shape:   # say how the step itself differs (×2, ×1/n, …)
-                where = describe_difference(got.detach() - W, step).replace("your answer is the expected one",
-                                                                            "it is the expected step")
-                wrong.where = f"your step (your answer − W): {where}"
+                where = describe_difference(got.detach() - W, step).replace(tr("your answer is the expected one"),
+                                                                            tr("it is the expected step"))
+                wrong.where = tr("your step (your answer − W): {where}", where=where)
             raise
     return len(cases)
 
@@ -153,29 +155,29 @@ def sgd_step_on_lookup(answer, solution):
 def _as_int_list(got, what: str) -> list[int]:
     expect_type(got, (list, tuple), what)
     if not all(isinstance(j, int) and not isinstance(j, bool) for j in got):
-        raise Mismatch(f"{what} must return a list of ints", "ints", [type(j).__name__ for j in got])
+        raise Mismatch(tr("{what} must return a list of ints", what=what), tr("ints"), [type(j).__name__ for j in got])
     return list(got)
 
 
 @exercise(solutions.rows_reached,
-          hints=["Split it in two questions. Which rows does the lookup read? And when the head is W itself, "
-                 "which rows does it score?",
-                 "Untied: each token predicts the next one, so the last id is only a target and is never looked "
+          hints=[N_("Split it in two questions. Which rows does the lookup read? And when the head is W itself, "
+                 "which rows does it score?"),
+                 N_("Untied: each token predicts the next one, so the last id is only a target and is never looked "
                  "up, and a repeated id is one row. Tied: the head scores every token of the vocabulary, and a "
-                 "softmax gives each of them a probability above zero."],
+                 "softmax gives each of them a probability above zero.")],
           mistakes={
-              "targets_as_inputs": "untied, a token that is only a target (here the last id) is never looked up, so "
+              "targets_as_inputs": N_("untied, a token that is only a target (here the last id) is never looked up, so "
                                    "its embedding row gets no gradient; the loss reaches the head's row for it, "
-                                   "and the head is a separate matrix.",
-              "head_only_targets": "tied, the head's gradient is not only in the target rows: row j receives "
+                                   "and the head is a separate matrix."),
+              "head_only_targets": N_("tied, the head's gradient is not only in the target rows: row j receives "
                                    "(p_j - y_j) times h, and a softmax gives every token a probability above zero, "
-                                   "so every row of the tied matrix gets a gradient.",
-              "tie_ignored": "with the tie, the head is the embedding matrix: besides the rows looked up, W "
-                             "receives the head's gradient, which reaches more rows.",
-              "dropped_last_value": "untied, you left out the last id's token altogether, but only its last "
+                                   "so every row of the tied matrix gets a gradient."),
+              "tie_ignored": N_("with the tie, the head is the embedding matrix: besides the rows looked up, W "
+                             "receives the head's gradient, which reaches more rows."),
+              "dropped_last_value": N_("untied, you left out the last id's token altogether, but only its last "
                                     "position is nothing more than a target: when that token also occurs earlier "
                                     "in the sequence, it is looked up there, and its row gets a gradient. The rows "
-                                    "looked up are those of ids[:-1], every position but the last.",
+                                    "looked up are those of ids[:-1], every position but the last."),
           })
 def rows_reached(answer, solution):
     cases = [([2, 5, 5, 9], 12, False), ([0, 3, 3, 7, 1], 9, False), ([3, 1, 3], 5, False),  # 3 is input and target
@@ -189,9 +191,10 @@ def rows_reached(answer, solution):
         with forbid_autograd():                              # reason it out: no backward()
             got = _as_int_list(answer(ids.clone(), vocab_size, tie), what)
         if len(set(got)) != len(got):
-            raise Mismatch(f"{what}: a row is listed more than once (list each row once, sorted)", expected, got)
+            raise Mismatch(tr("{what}: a row is listed more than once (list each row once, sorted)", what=what),
+                           expected, got)
         if sorted(got) == expected and got != expected:
-            raise Mismatch(f"{what}: the right rows, but not in increasing order", expected, got)
+            raise Mismatch(tr("{what}: the right rows, but not in increasing order", what=what), expected, got)
         inputs, targets = set(ids[:-1].tolist()), set(ids[1:].tolist())
         wrong = {"targets_as_inputs": sorted(inputs | targets),
                  "dropped_last_value": sorted(set(ids.tolist()) - {ids[-1].item()})} if not tie else {

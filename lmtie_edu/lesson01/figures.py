@@ -8,6 +8,7 @@ from matplotlib.colors import ListedColormap
 from matplotlib.patches import Rectangle
 
 from lmtie_edu.kit.diagrams import HEAD, INK, LOOKUP, SHARED, arrow, canvas, matrix, note
+from lmtie_edu.shared.language import tr
 from lmtie_edu.shared.validation import check_matrix
 
 __all__ = ["GradientRows", "draw_gradient_rows", "draw_shared_matrix", "exponent_range", "gradient_exponents",
@@ -58,12 +59,12 @@ class GradientRows:
         self.outlines = row_outlines(ax, rows, cols)
         self.artists = [self.image, *self.outlines, *ax.spines.values(), *self.zeros]
         self.update(grad, highlight_rows, exponents)
-        ax.set_xlabel("dimension")
+        ax.set_xlabel(tr("dimension"))
         if rows <= 32:
             ax.set_yticks(range(rows))
             ax.tick_params(axis="y", labelsize=7)
         bar = ax.figure.colorbar(self.image, ax=ax, shrink=0.85)
-        bar.set_label("log₁₀ |gradient|; white = exactly 0", fontsize=8)
+        bar.set_label(tr("log₁₀ |gradient|; white = exactly 0"), fontsize=8)
         bar.ax.tick_params(labelsize=7)
 
     def update(self, grad, highlight_rows=(), exponents=None) -> None:
@@ -90,15 +91,15 @@ def draw_shared_matrix():
     fig, ax = canvas(width=25, height=11)
     i, rows, cols = 2, 6, 4
     W = matrix(ax, x=7, y=2.2, rows=rows, cols=cols, name="W  (V × d)", highlight={i: SHARED})
-    note(ax, 0.3, 10.4, "embedding: look up token 2", color=LOOKUP, fontsize=10, weight="bold")
-    note(ax, 0.8, W.row_y(i), "token 2", color=LOOKUP, fontsize=10)
-    arrow(ax, (3.3, W.row_y(i)), W.row_start(i), "reads row 2", color=LOOKUP, offset=(0, 0.3))
+    note(ax, 0.3, 10.4, tr("embedding: look up token 2"), color=LOOKUP, fontsize=10, weight="bold")
+    note(ax, 0.8, W.row_y(i), tr("token 2"), color=LOOKUP, fontsize=10)
+    arrow(ax, (3.3, W.row_y(i)), W.row_start(i), tr("reads row 2"), color=LOOKUP, offset=(0, 0.3))
     note(ax, 12.0, W.y + 3, "@", fontsize=13, ha="center")
     matrix(ax, x=13.0, y=W.y + 1, rows=cols, cols=1, name="h", fill="#d9d9d9")
     note(ax, 15.0, W.y + 3, "=", fontsize=13, ha="center")
     logits = matrix(ax, x=16.0, y=W.y, rows=rows, cols=1, name="logits", highlight={i: HEAD})
-    note(ax, 17.4, logits.row_y(i), "logit of token 2 = row 2 · h", color=HEAD)
-    note(ax, 12.0, 10.4, "output head: score every token", color=HEAD, fontsize=10, weight="bold")
-    note(ax, 0.3, 1.1, "tied (head.weight = embedding.weight): one matrix W, two roles —", color=SHARED)
-    note(ax, 0.3, 0.35, "its row 2 is token 2's input vector and token 2's output vector", color=INK)
+    note(ax, 17.4, logits.row_y(i), tr("logit of token 2 = row 2 · h"), color=HEAD)
+    note(ax, 12.0, 10.4, tr("output head: score every token"), color=HEAD, fontsize=10, weight="bold")
+    note(ax, 0.3, 1.1, tr("tied (head.weight = embedding.weight): one matrix W, two roles —"), color=SHARED)
+    note(ax, 0.3, 0.35, tr("its row 2 is token 2's input vector and token 2's output vector"), color=INK)
     return fig

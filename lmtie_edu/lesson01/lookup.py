@@ -15,6 +15,7 @@ from lmtie_edu.kit.live_figure import LiveFigure
 from lmtie_edu.kit.panels import PanelResult, TiePanel
 from lmtie_edu.kit.plotting import heatmap, new_figure
 from lmtie_edu.shared.gradient_rows import nonzero_rows
+from lmtie_edu.shared.language import N_, tr
 from lmtie_edu.shared.validation import check_bool, check_positive_int
 
 from .checks import MAX_FIGURE_VOCAB, check_gradient_inputs, parse_ids
@@ -70,8 +71,8 @@ class _LookupView:
         frame_changed = self.figure is None or self._right.image.get_clim() != color_range
         if self.figure is None:
             self.figure, (left, right) = new_figure(1, 2, size=(8.0, 3.6))
-            heatmap(left, out["weight"], title="embedding W (V×d); outlined: rows looked up", xlabel="dimension",
-                    ylabel="token id")  # W is the same tied or not: only its outlines change
+            heatmap(left, out["weight"], title=tr("embedding W (V×d); outlined: rows looked up"),
+                    xlabel=tr("dimension"), ylabel=tr("token id"))  # W is the same tied or not: only its outlines change
             self._left = row_outlines(left, *out["weight"].shape)
             self._right = draw_gradient_rows(right, out["grad"], title="", color_range=color_range)
         elif frame_changed:
@@ -79,14 +80,14 @@ class _LookupView:
         left, right = self.figure.axes[:2]
         show_rows(self._left, out["inputs"])
         self._right.update(out["grad"], out["inputs"])
-        right.set_title("W.grad, tied: every row gets gradient" if tie else "W.grad, untied: only rows looked up",
+        right.set_title(tr("W.grad, tied: every row gets gradient") if tie else tr("W.grad, untied: only rows looked up"),
                         fontsize=10, y=1.0)  # a fixed place (where matplotlib puts it): a hidden title is not moved
         return {
-            "inputs (looked up)": str(out["inputs"]),
-            "targets (predicted)": str(out["targets"]),
-            "rows with non-zero gradient": len(out["rows_touched"]),
-            "of V rows": self.vocab_size,
-            "loss": out["loss"],
+            N_("inputs (looked up)"): str(out["inputs"]),   # the kit translates each name where it shows it
+            N_("targets (predicted)"): str(out["targets"]),
+            N_("rows with non-zero gradient"): len(out["rows_touched"]),
+            N_("of V rows"): self.vocab_size,
+            N_("loss"): out["loss"],
         }, frame_changed
 
     def changing(self) -> list:
@@ -99,8 +100,9 @@ def lookup_figure(ids_text: str = "2, 5, 5, 9", tie: bool = False, vocab_size: i
     """The lesson 01 panel: the rows looked up, and the rows the gradient reaches (tied or untied)."""
     vocab_size = check_positive_int(vocab_size, "vocab_size")
     if vocab_size > MAX_FIGURE_VOCAB:
-        raise ValueError(f"vocab_size must be at most {MAX_FIGURE_VOCAB} here: the figure draws one row per token, "
-                         f"and more rows are not readable; got {vocab_size:,} (next_token_gradient takes larger ones)")
+        raise ValueError(tr("vocab_size must be at most {limit} here: the figure draws one row per token, "
+                            "and more rows are not readable; got {vocab_size:,} (next_token_gradient takes larger "
+                            "ones)", limit=MAX_FIGURE_VOCAB, vocab_size=vocab_size))
     view = _LookupView(vocab_size)
     numbers, _ = view.show(ids_text, tie)
     return PanelResult(view.figure, numbers)
@@ -122,6 +124,6 @@ def lookup_panel(ids_text: str = "2, 5, 5, 9", tie: bool = False) -> TiePanel:
             live[0].forget_background()
         return PanelResult(view.figure, numbers, png=live[0].png())
 
-    ids = widgets.Text(description="token ids", continuous_update=False)  # its text: `values=` below
+    ids = widgets.Text(description=tr("token ids"), continuous_update=False)  # its text: `values=` below
     return TiePanel(compute, controls={"ids": ids}, tie=tie, values={"ids": ids_text},
-                    title="Which rows of the embedding does one training step touch?")
+                    title=N_("Which rows of the embedding does one training step touch?"))  # the kit translates it

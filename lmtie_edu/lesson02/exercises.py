@@ -4,6 +4,7 @@ import torch
 from torch import nn
 
 from lmtie_edu.kit.exercises import Mismatch, exercise, expect_close, expect_equal, expect_type, hint
+from lmtie_edu.shared.language import N_, tr
 
 from . import solutions
 from .logits import toy_vocabulary
@@ -32,73 +33,74 @@ def _cosine_error(error: BaseException) -> str | None:
 
 
 @exercise(solutions.cosine_head,
-          hints=["A logit is |h|·|w_i|·cos θ_i. |h| is the same for every token; which factor differs from token to "
-                 "token without saying anything about direction? Make it the same for every token.",
-                 "Divide every row of W by its own length (its Euclidean norm), so that all rows have length 1 and "
-                 "still point the same way. Return a new tensor: W itself must not change."],
+          hints=[N_("A logit is |h|·|w_i|·cos θ_i. |h| is the same for every token; which factor differs from token to "
+                 "token without saying anything about direction? Make it the same for every token."),
+                 N_("Divide every row of W by its own length (its Euclidean norm), so that all rows have length 1 and "
+                 "still point the same way. Return a new tensor: W itself must not change.")],
           mistakes={
-              "columns": "you divided each column of W by the column's norm. The head's rows are its token vectors "
+              "columns": N_("you divided each column of W by the column's norm. The head's rows are its token vectors "
                          "(W is (V, d): one row per token), so each row must be divided by its own length; scaling "
-                         "columns stretches directions and changes the angles.",
-              "in_place": "your function changed the matrix it was given. In a model that matrix is the embedding "
+                         "columns stretches directions and changes the angles."),
+              "in_place": N_("your function changed the matrix it was given. In a model that matrix is the embedding "
                           "(and, tied, the head): an in-place division would rescale the model's own weights. Return "
-                          "a new tensor and leave W as it was.",
-              "no_keepdim": "the norms of the rows form a vector of V numbers; dividing a (V, d) matrix by it lines "
+                          "a new tensor and leave W as it was."),
+              "no_keepdim": N_("the norms of the rows form a vector of V numbers; dividing a (V, d) matrix by it lines "
                             "the V numbers up with the d columns, not with the rows. Keep the norms as a (V, 1) "
-                            "column (the keepdim option of the norm) so that each row is divided by its own norm.",
-              "lengths_kept": "your rows still have W's lengths, up to one common factor: you returned W itself, or "
+                            "column (the keepdim option of the norm) so that each row is divided by its own norm."),
+              "lengths_kept": N_("your rows still have W's lengths, up to one common factor: you returned W itself, or "
                               "divided the whole matrix by one number (a norm or mean without dim=1). A factor "
                               "common to all rows changes no ranking, so the long rows still win. Divide each row "
-                              "by its own length.",
+                              "by its own length."),
           },
           on_error=_cosine_error)
 def cosine_head(answer, solution):
     for W in _matrices():
-        what = f"cosine_head(W of shape {tuple(W.shape)})"
+        what = tr("cosine_head(W of shape {shape})", shape=tuple(W.shape))
         expected, columns = solution(W), _up_to_a_factor(W / W.norm(dim=0, keepdim=True))   # before the answer runs
         given = W.clone()
         got = answer(given)
         if not torch.equal(given, W):
-            raise Mismatch(f"{what} changed W", "W unchanged", "W rescaled in place", mistake="in_place")
+            raise Mismatch(tr("{what} changed W", what=what), tr("W unchanged"), tr("W rescaled in place"),
+                           mistake="in_place")
         expect_type(got, torch.Tensor, what)
         if tuple(got.shape) != tuple(W.shape) or not got.is_floating_point():
-            raise Mismatch(f"{what} must return a float tensor of W's shape", f"float {tuple(W.shape)}",
-                           f"{got.dtype} {tuple(got.shape)}")
-        expect_close(_up_to_a_factor(got.detach()), expected, f"{what}, up to one common factor", atol=1e-5,
+            raise Mismatch(tr("{what} must return a float tensor of W's shape", what=what),
+                           tr("float {shape}", shape=tuple(W.shape)), f"{got.dtype} {tuple(got.shape)}")
+        expect_close(_up_to_a_factor(got.detach()), expected, tr("{what}, up to one common factor", what=what), atol=1e-5,
                      wrong={"columns": columns, "lengths_kept": _up_to_a_factor(W)})
     return len(_matrices())
 
 
 @exercise(solutions.tokens_beating_self,
-          hints=["Fed h = e_i, the tied head gives token j the logit e_i·e_j, and token i its own squared length. "
-                 "Compute all V logits at once, with one product of W and e_i.",
-                 "Compare every logit with token i's own and keep only the strictly larger ones (i itself never "
-                 "qualifies); return their positions as a sorted list of Python ints."],
+          hints=[N_("Fed h = e_i, the tied head gives token j the logit e_i·e_j, and token i its own squared length. "
+                 "Compute all V logits at once, with one product of W and e_i."),
+                 N_("Compare every logit with token i's own and keep only the strictly larger ones (i itself never "
+                 "qualifies); return their positions as a sorted list of Python ints.")],
           mistakes={
-              "includes_self": "your list includes token i itself. Its own logit is e_i·e_i = |e_i|² and the question "
+              "includes_self": N_("your list includes token i itself. Its own logit is e_i·e_i = |e_i|² and the question "
                                "asks for tokens whose logit is strictly larger, so i never qualifies. (If you "
                                "computed |e_i|² on its own, e.g. W[i].norm()**2, rounding can make it a hair smaller "
-                               "than entry i of W @ W[i]: compare the logits with that same entry.)",
-              "ties_included": "your list includes tokens whose logit only equals token i's own: e_i·e_j = |e_i|², "
+                               "than entry i of W @ W[i]: compare the logits with that same entry.)"),
+              "ties_included": N_("your list includes tokens whose logit only equals token i's own: e_i·e_j = |e_i|², "
                                "e.g. a duplicate of e_i, or e_i plus a vector orthogonal to it. Equal is not "
-                               "larger: the question asks for a strictly larger logit (> rather than ≥).",
-              "norm_not_squared": "you compared the logits with |e_i|, token i's length. Token i's own logit is "
-                                  "e_i·e_i = |e_i|², the squared length: compare with that (entry i of W @ W[i]).",
-              "by_norm": "you listed the tokens longer than token i. Being longer is necessary (Cauchy–Schwarz: "
+                               "larger: the question asks for a strictly larger logit (> rather than ≥)."),
+              "norm_not_squared": N_("you compared the logits with |e_i|, token i's length. Token i's own logit is "
+                                  "e_i·e_i = |e_i|², the squared length: compare with that (entry i of W @ W[i])."),
+              "by_norm": N_("you listed the tokens longer than token i. Being longer is necessary (Cauchy–Schwarz: "
                          "e_i·e_j ≤ |e_i|·|e_j|) but not enough: a long token pointing away from e_i still loses. "
-                         "Compare the logits themselves.",
+                         "Compare the logits themselves."),
           })
 def tokens_beating_self(answer, solution):
     cases = 0
     for W, step in [(M, 3) for M in _matrices()] + [(_ties(), 1)]:
         norms = W.norm(dim=1)
         for i in range(0, W.shape[0], step):
-            what = f"tokens_beating_self(W of shape {tuple(W.shape)}, i={i})"
+            what = tr("tokens_beating_self(W of shape {shape}, i={i})", shape=tuple(W.shape), i=i)
             expected = solution(W, i)                        # before the answer runs, which gets a copy
             got = answer(W.clone(), i)
             expect_type(got, list, what)
             if not all(isinstance(j, int) and not isinstance(j, bool) for j in got):
-                raise Mismatch(f"{what} must return a list of Python ints", "ints",
+                raise Mismatch(tr("{what} must return a list of Python ints", what=what), tr("ints"),
                                sorted({type(j).__name__ for j in got}))
             logits = W @ W[i]
             tokens = range(W.shape[0])
@@ -112,32 +114,32 @@ def tokens_beating_self(answer, solution):
 
 
 @exercise(solutions.tied_head_with_bias,
-          hints=["nn.Linear(in, out) stores its weight as (out, in). Choose in and out so that the weight has the "
-                 "embedding's shape (V, d); then let the head use the embedding's Parameter itself, not its values.",
-                 "Keep the layer's bias (one number per token) and set it to zero. Replace the layer's own weight "
+          hints=[N_("nn.Linear(in, out) stores its weight as (out, in). Choose in and out so that the weight has the "
+                 "embedding's shape (V, d); then let the head use the embedding's Parameter itself, not its values."),
+                 N_("Keep the layer's bias (one number per token) and set it to zero. Replace the layer's own weight "
                  "Parameter by the embedding's Parameter object with a plain attribute assignment (no copying, no "
-                 "new nn.Parameter)."],
+                 "new nn.Parameter).")],
           mistakes={
-              "copy_not_share": "the head has a weight with the embedding's values, but it is a different tensor, "
+              "copy_not_share": N_("the head has a weight with the embedding's values, but it is a different tensor, "
                                 "with memory of its own: a copy. Training would move the two apart. A tie makes "
-                                "head.weight the very same Parameter object as embedding.weight.",
-              "second_parameter": "head.weight reads the embedding's memory, so the values are shared and stay equal "
+                                "head.weight the very same Parameter object as embedding.weight."),
+              "second_parameter": N_("head.weight reads the embedding's memory, so the values are shared and stay equal "
                                   "after an optimiser step, but it is still a Parameter object of its own, not "
                                   "embedding.weight. The model then has two Parameters over one storage: "
                                   "parameters() counts the V·d matrix twice, the optimiser keeps two entries for "
                                   "it (Adam: two sets of moments), and whatever gives one of them new memory "
                                   "(model.double(), copy.deepcopy(model), another .data assignment) silently "
-                                  "unties them. A tie is one Parameter: head.weight = embedding.weight.",
-              "reversed_tie": "you tied the other way round (embedding.weight = head.weight): the two names share "
+                                  "unties them. A tie is one Parameter: head.weight = embedding.weight."),
+              "reversed_tie": N_("you tied the other way round (embedding.weight = head.weight): the two names share "
                               "one Parameter now, but it is the head's matrix, and the embedding's own values are "
                               "gone (in a trained model, the learned embedding). Give the head the embedding's "
-                              "Parameter: head.weight = embedding.weight.",
-              "transposed_layer": "your layer is nn.Linear(V, d): it maps V numbers to d (and its bias, if it has "
+                              "Parameter: head.weight = embedding.weight."),
+              "transposed_layer": N_("your layer is nn.Linear(V, d): it maps V numbers to d (and its bias, if it has "
                                   "one, has d entries). The head maps a hidden state of size d to V logits: its "
-                                  "in_features is d and out_features is V, i.e. nn.Linear(d, V).",
-              "bias_not_zero": "the bias is there but not zero: nn.Linear starts its bias at small random values. "
+                                  "in_features is d and out_features is V, i.e. nn.Linear(d, V)."),
+              "bias_not_zero": N_("the bias is there but not zero: nn.Linear starts its bias at small random values. "
                                "The exercise asks for a zero bias, so that the tied head starts as the plain "
-                               "inner product.",
+                               "inner product."),
           })
 def tied_head_with_bias(answer, solution):
     embedding = nn.Embedding(12, 5)
@@ -145,23 +147,24 @@ def tied_head_with_bias(answer, solution):
     head = answer(embedding)
     expect_type(head, nn.Linear, "tied_head_with_bias(embedding)")
     if (head.in_features, head.out_features) != (5, 12):
-        raise Mismatch("the head must map d = 5 numbers to V = 12 logits", "(in_features, out_features) = (5, 12)",
+        raise Mismatch(tr("the head must map d = 5 numbers to V = 12 logits"), "(in_features, out_features) = (5, 12)",
                        f"(in_features, out_features) = {(head.in_features, head.out_features)}",
                        mistake="transposed_layer" if (head.in_features, head.out_features) == (12, 5) else None)
     _check_tie(head.weight, embedding, original, before)
     if head.bias is None:
-        raise Mismatch("the head needs its own per-token bias of shape (V,) = (12,)", "a bias of shape (12,)",
-                       "no bias (head.bias is None)")
+        raise Mismatch(tr("the head needs its own per-token bias of shape (V,) = (12,)"),
+                       tr("a bias of shape {shape}", shape=(12,)), tr("no bias (head.bias is None)"))
     if tuple(head.bias.shape) != (12,):
-        raise Mismatch("the head needs one bias entry per token, shape (V,) = (12,)", "a bias of shape (12,)",
-                       f"a bias of shape {tuple(head.bias.shape)}")
+        raise Mismatch(tr("the head needs one bias entry per token, shape (V,) = (12,)"),
+                       tr("a bias of shape {shape}", shape=(12,)), tr("a bias of shape {shape}",
+                                                                      shape=tuple(head.bias.shape)))
     if not head.bias.requires_grad:
-        raise Mismatch("the bias must be trainable, like the tied weight", "head.bias.requires_grad is True",
+        raise Mismatch(tr("the bias must be trainable, like the tied weight"), "head.bias.requires_grad is True",
                        "head.bias.requires_grad is False")
     if torch.count_nonzero(head.bias.detach()) > 0:
-        raise Mismatch("the initial bias must be zero", torch.zeros(12), head.bias.detach(), mistake="bias_not_zero")
+        raise Mismatch(tr("the initial bias must be zero"), torch.zeros(12), head.bias.detach(), mistake="bias_not_zero")
     model = nn.ModuleList([embedding, head])
-    expect_equal(sum(p.numel() for p in model.parameters()), 12 * 5 + 12, "parameters of embedding + head")
+    expect_equal(sum(p.numel() for p in model.parameters()), 12 * 5 + 12, tr("parameters of embedding + head"))
     ids = torch.tensor([3, 7])
     with torch.no_grad():
         expect_close(head(embedding(ids)), embedding(ids) @ embedding.weight.T, "head(embedding(ids))")
@@ -174,26 +177,27 @@ def _shares_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
 
 def _check_tie(weight, embedding: nn.Embedding, original: nn.Parameter, before: torch.Tensor) -> None:
     """head.weight must be the embedding's own Parameter, and tying must leave the embedding's values alone."""
-    expected = "head.weight is embedding.weight (one Parameter)"
+    expected = tr("head.weight is embedding.weight (one Parameter)")
     if weight is embedding.weight:
         if embedding.weight is not original:
-            raise Mismatch("the embedding no longer has its own Parameter", "embedding.weight is still its Parameter",
-                           "embedding.weight was replaced by another Parameter", mistake="reversed_tie")
+            raise Mismatch(tr("the embedding no longer has its own Parameter"),
+                           tr("embedding.weight is still its Parameter"),
+                           tr("embedding.weight was replaced by another Parameter"), mistake="reversed_tie")
         if not torch.equal(embedding.weight.detach(), before):
-            raise Mismatch("tied_head_with_bias changed the embedding's values (once tied, head.weight is "
-                           "embedding.weight: initialising one initialises the other)", "the embedding's values "
-                           "unchanged", "the embedding's values changed")
+            raise Mismatch(tr("tied_head_with_bias changed the embedding's values (once tied, head.weight is "
+                              "embedding.weight: initialising one initialises the other)"),
+                           tr("the embedding's values unchanged"), tr("the embedding's values changed"))
         return
     if not isinstance(weight, torch.Tensor):
-        raise Mismatch("the head needs a weight: the embedding's Parameter", expected, repr(weight))
+        raise Mismatch(tr("the head needs a weight: the embedding's Parameter"), expected, repr(weight))
     if _shares_memory(weight, embedding.weight):
-        raise Mismatch("head.weight must be the embedding's Parameter itself (a tie)", expected,
-                       "a second Parameter over the embedding's memory", mistake="second_parameter")
+        raise Mismatch(tr("head.weight must be the embedding's Parameter itself (a tie)"), expected,
+                       tr("a second Parameter over the embedding's memory"), mistake="second_parameter")
     if tuple(weight.shape) != (12, 5):
-        raise Mismatch("head.weight must have the embedding's shape (V, d) = (12, 5)", "shape (12, 5)",
-                       f"shape {tuple(weight.shape)}")
+        raise Mismatch(tr("head.weight must have the embedding's shape (V, d) = (12, 5)"),
+                       tr("shape {shape}", shape=(12, 5)), tr("shape {shape}", shape=tuple(weight.shape)))
     if torch.equal(weight.detach(), embedding.weight.detach()):
-        raise Mismatch("head.weight must be the embedding's Parameter itself (a tie), not a copy", expected,
-                       "a Parameter of its own holding a copy of the embedding's values", mistake="copy_not_share")
-    raise Mismatch("head.weight must be the embedding's Parameter itself (a tie)", expected,
-                   "a Parameter of its own with other values than the embedding's (not tied)")
+        raise Mismatch(tr("head.weight must be the embedding's Parameter itself (a tie), not a copy"), expected,
+                       tr("a Parameter of its own holding a copy of the embedding's values"), mistake="copy_not_share")
+    raise Mismatch(tr("head.weight must be the embedding's Parameter itself (a tie)"), expected,
+                   tr("a Parameter of its own with other values than the embedding's (not tied)"))

@@ -10,6 +10,7 @@ from lmtie_edu.kit.diagrams import HEAD, LOOKUP, SHARED, arrow, canvas, matrix, 
 from lmtie_edu.kit.live_figure import LiveFigure
 from lmtie_edu.kit.panels import PanelResult, TiePanel
 from lmtie_edu.kit.plotting import new_figure
+from lmtie_edu.shared.language import N_, tr
 from lmtie_edu.shared.validation import check_bool, check_matrix, check_positive_int
 
 from .artists import GREEN, GREY, RED, Arrows, Bars, arrow_limits, draw_bars
@@ -21,9 +22,11 @@ MAX_DRAWN_TOKENS = 60
 
 def _check_labels(labels, W) -> list[str]:
     if isinstance(labels, str) or not hasattr(labels, "__len__"):
-        raise TypeError(f"labels must be a list of {W.shape[0]} token names; got {type(labels).__name__}")
+        raise TypeError(tr("labels must be a list of {count} token names; got {type}", count=W.shape[0],
+                           type=type(labels).__name__))
     if len(labels) != W.shape[0]:
-        raise ValueError(f"labels must name every row of W: expected {W.shape[0]} labels, got {len(labels)}")
+        raise ValueError(tr("labels must name every row of W: expected {count} labels, got {got}", count=W.shape[0],
+                            got=len(labels)))
     return [str(label) for label in labels]
 
 
@@ -59,21 +62,22 @@ class GeometryFigure:
         return scores, changed
 
 
-def geometry_figure(h: torch.Tensor, W: torch.Tensor, labels, *, title: str = "token vectors and h"):
+def geometry_figure(h: torch.Tensor, W: torch.Tensor, labels, *, title: str = N_("token vectors and h")):
     """Arrows (the head's rows and h), the logits as bars, the softmax as bars; the top token in red."""
     W = check_matrix(W, "W")
     if W.shape[1] != 2:
-        raise ValueError(f"W must have shape (V, 2) here: geometry_figure draws its rows as arrows in the plane; got "
-                         f"{tuple(W.shape)} — norm_cosine_figure draws a head of any width d")
+        raise ValueError(tr("W must have shape (V, 2) here: geometry_figure draws its rows as arrows in the plane; got "
+                            "{shape} — norm_cosine_figure draws a head of any width d", shape=tuple(W.shape)))
     if W.shape[0] > MAX_DRAWN_TOKENS:
-        raise ValueError(f"geometry_figure draws and labels at most {MAX_DRAWN_TOKENS} tokens (an arrow and two bars "
-                         f"each, or the labels overlap); got W with {W.shape[0]} rows")
+        raise ValueError(tr("geometry_figure draws and labels at most {limit} tokens (an arrow and two bars "
+                            "each, or the labels overlap); got W with {rows} rows", limit=MAX_DRAWN_TOKENS,
+                            rows=W.shape[0]))
     if not isinstance(title, str):
-        raise TypeError(f"title must be text; got {title!r}")
+        raise TypeError(tr("title must be text; got {title}", title=repr(title)))
     with torch.no_grad():
         score_table(h, W)  # checks h before anything is built
     view = GeometryFigure(_check_labels(labels, W), [W])
-    scores, _ = view.show(h, W, title)
+    scores, _ = view.show(h, W, tr(title))  # the default title is translated where it is shown
     return view.figure, scores
 
 
@@ -89,35 +93,38 @@ def norm_cosine_figure(h: torch.Tensor, W: torch.Tensor, labels, *, k: int = 6):
         scores = score_table(h, W)  # checks h too
         h_norm = float(h.norm())
     if h_norm == 0:
-        raise ValueError("h must not be the zero vector here: the cosines with h are undefined")
+        raise ValueError(tr("h must not be the zero vector here: the cosines with h are undefined"))
     labels = _check_labels(labels, W)
     k = min(check_positive_int(k, "k"), W.shape[0])   # best k of V: all of them when k ≥ V
     if h_norm * float(scores["norms"].max()) == 0:
-        raise ValueError("W must have a row that is not zero: every cosine and logit is 0, there is nothing to draw")
+        raise ValueError(tr("W must have a row that is not zero: every cosine and logit is 0, there is nothing to draw"))
     top, nearest = scores["top"], scores["nearest"]
     fig, axes = new_figure(1, 2, size=(9.0, 3.8), margins=dict(left=0.08, right=0.98, bottom=0.14, top=0.84, wspace=0.25))
     ax = axes[0]
     cos, norms = scores["cosines"].tolist(), scores["norms"].tolist()
-    ax.scatter(cos, norms, s=10, color=GREY, label="other tokens")
+    ax.scatter(cos, norms, s=10, color=GREY, label=tr("other tokens"))
     y_max = 1.12 * max(norms)
     for index, color in ((top, RED), (nearest, GREEN)):
         z = float(scores["logits"][index])
         grid = torch.linspace(max(z / (h_norm * y_max), 0.02), 1.0, 100)
         ax.plot(grid, z / (h_norm * grid), "--", color=color, linewidth=1)
         ax.scatter([cos[index]], [norms[index]], s=45, color=color, zorder=3,
-                   label=f"{labels[index]}: {'top (largest logit)' if index == top else 'nearest vector to h'}")
+                   label=tr("{token}: top (largest logit)", token=labels[index]) if index == top
+                   else tr("{token}: nearest vector to h", token=labels[index]))
     ax.set_xlim(min(cos) - 0.05, 1.0)
     ax.set_ylim(0, y_max)
-    ax.set_xlabel("cos θ between w_i and h")
-    ax.set_ylabel("length ‖w_i‖")
+    ax.set_xlabel(tr("cos θ between w_i and h"))
+    ax.set_ylabel(tr("length ‖w_i‖"))
     ax.legend(loc="lower left", fontsize=8, frameon=False)
-    ax.set_title(f"top {labels[top]} is longer; nearest {labels[nearest]} points closer to h\n"
-                 "dashed: rows with the same logit ‖h‖‖w‖cos θ", fontsize=9)
+    ax.set_title(tr("top {top} is longer; nearest {nearest} points closer to h\n"
+                    "dashed: rows with the same logit ‖h‖‖w‖cos θ", top=labels[top], nearest=labels[nearest]),
+                 fontsize=9)
     shown = scores["logits"].argsort(descending=True)[:k].tolist()
     if nearest not in shown:
         shown.append(nearest)
     draw_bars(axes[1], scores["probabilities"][shown], [labels[i] for i in shown],
-              title=f"softmax over all {W.shape[0]} tokens (best {k})", highlight=0, fmt="{:.3f}")
+              title=tr("softmax over all {count} tokens (best {k})", count=W.shape[0], k=k), highlight=0,
+              fmt="{:.3f}")
     return fig, scores
 
 
@@ -131,16 +138,16 @@ def draw_shared_matrix():
     W = matrix(ax, x=10.5, y=1.0, rows=8, cols=4, name="W  (V × d)", highlight={i: SHARED})
     z = matrix(ax, x=23.5, y=1.0, rows=8, cols=1, name="logits z", highlight={i: HEAD})
     y = W.row_y(i)
-    note(ax, 0.3, y, "token i", fontsize=10, weight="bold")
-    arrow(ax, (3.2, y), W.row_start(i), "lookup reads row i", color=LOOKUP)
-    note(ax, 0.3, y - 1.4, "row i = e_i, the input vector;\nthe body turns the context\ninto h", color=LOOKUP,
+    note(ax, 0.3, y, tr("token i"), fontsize=10, weight="bold")
+    arrow(ax, (3.2, y), W.row_start(i), tr("lookup reads row i"), color=LOOKUP)
+    note(ax, 0.3, y - 1.4, tr("row i = e_i, the input vector;\nthe body turns the context\ninto h"), color=LOOKUP,
          fontsize=8, va="top")
-    h = matrix(ax, x=15.0, y=8.6, rows=1, cols=4, name="h  (from the body)")
-    arrow(ax, W.row_end(i), z.row_start(i), "h · row i = z_i", color=HEAD, text_at=0.72, offset=(0.0, 0.3))
+    h = matrix(ax, x=15.0, y=8.6, rows=1, cols=4, name=tr("h  (from the body)"))
+    arrow(ax, W.row_end(i), z.row_start(i), tr("h · row i = z_i"), color=HEAD, text_at=0.72, offset=(0.0, 0.3))
     arrow(ax, h.bottom(), (h.bottom()[0], y + 0.25), color=HEAD)
-    note(ax, 14.8, y - 1.1, "the head: h times every row j\ngives z_j; the same row i\nthat the lookup read gives z_i",
+    note(ax, 14.8, y - 1.1, tr("the head: h times every row j\ngives z_j; the same row i\nthat the lookup read gives z_i"),
          color=HEAD, fontsize=8, va="top")
-    note(ax, W.x - 0.2, 0.35, "tied: one Parameter, two roles", color=SHARED, fontsize=9, ha="left")
+    note(ax, W.x - 0.2, 0.35, tr("tied: one Parameter, two roles"), color=SHARED, fontsize=9, ha="left")
     return fig
 
 
@@ -150,14 +157,14 @@ def _show_logits(view: GeometryFigure, angle, length, tie) -> tuple[dict, bool]:
     check_bool(tie, "tie")
     h = hidden_from_polar(angle, length)  # every check before anything is drawn
     W = view.heads[0] if tie else view.heads[1]
-    scores, changed = view.show(h, W, "head rows = W_emb (tied)" if tie else "head rows = W_out (untied)")
+    scores, changed = view.show(h, W, tr("head rows = W_emb (tied)") if tie else tr("head rows = W_out (untied)"))
     labels = view.labels
     return {
         "h": f"({h[0].item():.2f}, {h[1].item():.2f})",
-        "top token (largest h·w)": labels[scores["top"]],
-        "p(top)": scores["probabilities"][scores["top"]].item(),
-        "nearest vector to h": labels[scores["nearest"]],
-        "logit of the nearest": scores["logits"][scores["nearest"]].item(),
+        N_("top token (largest h·w)"): labels[scores["top"]],   # the kit translates each name where it shows it
+        N_("p(top)"): scores["probabilities"][scores["top"]].item(),
+        N_("nearest vector to h"): labels[scores["nearest"]],
+        N_("logit of the nearest"): scores["logits"][scores["nearest"]].item(),
     }, changed
 
 
@@ -190,9 +197,9 @@ def logits_panel(angle: int = 60, length: float = 1.3, tie: bool = True) -> TieP
         return PanelResult(view.figure, numbers, png=live.png())
 
     controls = {
-        "angle": widgets.IntSlider(min=0, max=355, step=5, description="angle of h (°)"),
-        "length": widgets.FloatSlider(min=0.0, max=3.0, step=0.1, description="length ‖h‖"),
+        "angle": widgets.IntSlider(min=0, max=355, step=5, description=tr("angle of h (°)")),
+        "length": widgets.FloatSlider(min=0.0, max=3.0, step=0.1, description=tr("length ‖h‖")),
     }  # their starting values: `values=` below, checked like set()
     values = {"angle": angle, "length": length}   # checked (NumPy numbers too) by TiePanel, like set()
     return TiePanel(compute, controls=controls, tie=tie, values=values,
-                    title="Move the hidden state: which token gets the largest inner product?")
+                    title=N_("Move the hidden state: which token gets the largest inner product?"))  # the kit translates it

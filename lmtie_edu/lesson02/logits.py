@@ -13,6 +13,7 @@ import numbers
 import torch
 import torch.nn.functional as F
 
+from lmtie_edu.shared.language import tr
 from lmtie_edu.shared.validation import check_matrix
 
 #: The longest hidden state hidden_from_polar builds (the panel's slider stops at 3).
@@ -47,14 +48,14 @@ def hidden_from_polar(angle_degrees: float, length: float) -> torch.Tensor:
     """A 2-D hidden state from an angle (degrees, counter-clockwise from the x axis) and a length."""
     for name, value in (("angle_degrees", angle_degrees), ("length", length)):
         if isinstance(value, bool) or not isinstance(value, numbers.Real):      # NumPy numbers are welcome
-            raise TypeError(f"{name} must be a finite number; got {value!r}")
+            raise TypeError(tr("{name} must be a finite number; got {value}", name=name, value=repr(value)))
         if not math.isfinite(value):
-            raise ValueError(f"{name} must be a finite number; got {value!r}")
+            raise ValueError(tr("{name} must be a finite number; got {value}", name=name, value=repr(value)))
     if length < 0:
-        raise ValueError(f"length must be >= 0; got {length}")
+        raise ValueError(tr("length must be >= 0; got {length}", length=length))
     if length > MAX_LENGTH:
-        raise ValueError(f"length must be at most {MAX_LENGTH:g} (beyond it the logits of a unit-size head "
-                         f"approach float32's range); got {length!r}")
+        raise ValueError(tr("length must be at most {limit:g} (beyond it the logits of a unit-size head "
+                            "approach float32's range); got {length}", limit=MAX_LENGTH, length=repr(length)))
     radians = math.radians(float(angle_degrees))
     return torch.tensor([float(length) * math.cos(radians), float(length) * math.sin(radians)])
 
@@ -62,14 +63,15 @@ def hidden_from_polar(angle_degrees: float, length: float) -> torch.Tensor:
 def _check_hidden(h, W) -> torch.Tensor:
     check_matrix(W, "W")  # 2-D, floating, real (not meta), non-empty, finite
     if not isinstance(h, torch.Tensor):
-        raise TypeError(f"h must be a torch.Tensor of shape (d,) = ({W.shape[1]},); got {type(h).__name__}")
+        raise TypeError(tr("h must be a torch.Tensor of shape (d,) = ({d},); got {type}", d=W.shape[1],
+                           type=type(h).__name__))
     if h.dim() != 1 or h.shape[0] != W.shape[1]:
-        raise ValueError(f"h must have shape (d,) = ({W.shape[1]},) to match W of shape {tuple(W.shape)}; "
-                         f"got {tuple(h.shape)}")
+        raise ValueError(tr("h must have shape (d,) = ({d},) to match W of shape {shape}; got {got}",
+                            d=W.shape[1], shape=tuple(W.shape), got=tuple(h.shape)))
     if not h.is_floating_point():
-        raise TypeError(f"h must hold floating-point values; got dtype {h.dtype}")
+        raise TypeError(tr("h must hold floating-point values; got dtype {dtype}", dtype=h.dtype))
     if h.is_meta or not torch.isfinite(h).all():
-        raise ValueError("h must hold finite real values (no NaN, inf, or meta tensor)")
+        raise ValueError(tr("h must hold finite real values (no NaN, inf, or meta tensor)"))
     return h.to(W.dtype)  # a float64 h with a float32 W: compute in W's precision
 
 
@@ -82,7 +84,8 @@ def score_table(h: torch.Tensor, W: torch.Tensor) -> dict:
     h = _check_hidden(h, W)
     logits = W @ h
     if not bool(torch.isfinite(logits).all()):
-        raise ValueError(f"the logits W @ h overflow {W.dtype} (|h|·|w_i| is beyond its range): scale h or W down")
+        raise ValueError(tr("the logits W @ h overflow {dtype} (|h|·|w_i| is beyond its range): scale h or W down",
+                            dtype=W.dtype))
     norms = W.norm(dim=1)
     distances = (W - h).norm(dim=1)
     return {

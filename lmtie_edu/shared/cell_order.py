@@ -16,7 +16,9 @@ import re
 import sys
 from pathlib import Path
 
-RUN_ABOVE = "run the cells above it first (Run → Run All Above Selected Cell), then this one"
+from .language import N_, tr
+
+RUN_ABOVE = N_("run the cells above it first (Run → Run All Above Selected Cell), then this one")
 
 
 def _names_defined(source: str) -> list[str]:
@@ -42,7 +44,7 @@ def _names_defined(source: str) -> list[str]:
 def definitions(notebook: Path) -> dict[str, tuple[str, str]]:
     """name -> (section heading, first line of the code cell) of the first cell that defines it."""
     cells = json.loads(Path(notebook).read_text(encoding="utf-8"))["cells"]
-    found, section = {}, "the start of the lesson"
+    found, section = {}, tr("the start of the lesson")
     for cell in cells:
         source = "".join(cell["source"])
         if cell["cell_type"] == "markdown":
@@ -58,9 +60,11 @@ def definitions(notebook: Path) -> dict[str, tuple[str, str]]:
 def message(name: str, known: dict[str, tuple[str, str]]) -> str:
     if name in known:
         section, first = known[name]
-        return (f"name {name!r} is not defined yet: an earlier cell of this lesson makes it — in “{section}”, "
-                f"the cell that begins `{first}`. This cell needs it: {RUN_ABOVE}.")
-    return f"name {name!r} is not defined. If it comes from an earlier cell of this lesson, {RUN_ABOVE}."
+        return tr("name {name} is not defined yet: an earlier cell of this lesson makes it — in “{section}”, "
+                  "the cell that begins `{first}`. This cell needs it: {run_above}.",
+                  name=repr(name), section=section, first=first, run_above=tr(RUN_ABOVE))
+    return tr("name {name} is not defined. If it comes from an earlier cell of this lesson, {run_above}.",
+              name=repr(name), run_above=tr(RUN_ABOVE))
 
 
 def install(shell=None) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import torch
 
+from .language import tr
 from .validation import check_matrix
 
 
@@ -13,7 +14,7 @@ def nonzero_rows(grad: torch.Tensor) -> list[int]:
     A sparse gradient (``nn.Embedding(sparse=True)``, lesson 01 §4) is read from its stored rows: coalesced
     (a repeated id's entries added up), a stored row whose values are all zero does not count."""
     if grad is None:
-        raise TypeError("grad must be a torch.Tensor; got None — a .grad is None until backward() has run")
+        raise TypeError(tr("grad must be a torch.Tensor; got None — a .grad is None until backward() has run"))
     if isinstance(grad, torch.Tensor) and grad.layout != torch.strided and not grad.is_meta:
         return _sparse_nonzero_rows(grad)
     check_matrix(grad, "grad")
@@ -22,13 +23,15 @@ def nonzero_rows(grad: torch.Tensor) -> list[int]:
 
 def _sparse_nonzero_rows(grad: torch.Tensor) -> list[int]:
     if grad.dim() != 2:
-        raise ValueError(f"grad must be a 2-D matrix (rows, cols); got a sparse tensor of shape {tuple(grad.shape)}")
+        raise ValueError(tr("grad must be a 2-D matrix (rows, cols); got a sparse tensor of shape {shape}",
+                            shape=tuple(grad.shape)))
     if not grad.is_floating_point():
-        raise TypeError(f"grad must hold floating-point values; got dtype {grad.dtype}")
+        raise TypeError(tr("{name} must hold floating-point values; got dtype {dtype}", name="grad", dtype=grad.dtype))
     coo = (grad if grad.layout == torch.sparse_coo else grad.to_sparse_coo()).coalesce()
     values = coo.values()
     if not bool(torch.isfinite(values).all()):
         bad = "NaN" if bool(torch.isnan(values).any()) else "inf"
-        raise ValueError(f"grad must hold finite numbers; it contains {bad} (did a training run diverge?)")
+        raise ValueError(tr("{name} must hold finite numbers; it contains {bad} (did a training run diverge?)",
+                            name="grad", bad=bad))
     stored = values.reshape(len(values), -1).ne(0).any(dim=1)      # a stored entry (or row) that is not zero
     return sorted({int(row) for row in coo.indices()[0][stored].tolist()})

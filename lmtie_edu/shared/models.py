@@ -15,6 +15,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
+from .language import tr
 from .validation import check_bool, check_positive_int, check_token_ids
 
 MAX_WEIGHTS = 10**9  # a teaching model above this would need > 4 GB of float32 weights
@@ -33,19 +34,21 @@ def check_tinylm_sizes(vocab_size, d_model, context, hidden, tie) -> tuple[int, 
     check_bool(tie, "tie")
     weights = vocab_size * d_model * (1 if tie else 2) + (context * d_model + 1) * hidden + (hidden + 1) * d_model
     if weights > MAX_WEIGHTS:
-        raise ValueError(
-            f"TinyLM(vocab_size={vocab_size}, d_model={d_model}, context={context}, hidden={hidden}) would have "
-            f"{weights:,} weights ({weights * 4 / 2**30:.1f} GiB of float32); a teaching model is limited to "
-            f"{MAX_WEIGHTS:,} — use a smaller vocab_size or d_model")
+        raise ValueError(tr(
+            "TinyLM(vocab_size={vocab_size}, d_model={d_model}, context={context}, hidden={hidden}) would have "
+            "{weights:,} weights ({size:.1f} GiB of float32); a teaching model is limited to {limit:,} — use a "
+            "smaller vocab_size or d_model", vocab_size=vocab_size, d_model=d_model, context=context, hidden=hidden,
+            weights=weights, size=weights * 4 / 2**30, limit=MAX_WEIGHTS))
     return vocab_size, d_model, context, hidden
 
 
 def check_context_ids(ids, vocab_size: int, context: int) -> torch.Tensor:
     """Token ids of shape (batch, context), each in [0, vocab_size - 1], as a LongTensor."""
     context = check_positive_int(context, "context")
-    ids = check_token_ids(ids, vocab_size, ranks=(2,), name="context ids")
+    ids = check_token_ids(ids, vocab_size, ranks=(2,), name=tr("context ids"))
     if ids.shape[1] != context:
-        raise ValueError(f"context ids must have shape (batch, {context}); got {tuple(ids.shape)}")
+        raise ValueError(tr("context ids must have shape (batch, {context}); got {shape}",
+                            context=context, shape=tuple(ids.shape)))
     return ids
 
 
@@ -77,5 +80,5 @@ class TinyLM(nn.Module):
 def count_parameters(model: nn.Module) -> int:
     """Parameters as ``model.parameters()`` yields them: a tied matrix counts once."""
     if not isinstance(model, nn.Module):
-        raise TypeError(f"model must be a torch.nn.Module; got {type(model).__name__}")
+        raise TypeError(tr("model must be a torch.nn.Module; got {type}", type=type(model).__name__))
     return sum(p.numel() for p in model.parameters())

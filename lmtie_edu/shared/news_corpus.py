@@ -23,6 +23,7 @@ from pathlib import Path
 
 import torch
 
+from .language import N_, tr
 from .validation import check_positive_int, check_token_ids
 
 UNK, EOS = "<unk>", "<eos>"
@@ -38,8 +39,8 @@ def gensim_test_data_dir() -> Path:
     """The ``test/test_data`` folder inside the installed gensim package (found without importing gensim)."""
     spec = importlib.util.find_spec("gensim")
     if spec is None or spec.origin is None:
-        raise FileNotFoundError("gensim is not installed: the lesson's corpus and benchmarks ship inside its "
-                                "wheel (gensim/test/test_data/). Install the course requirements (make lab).")
+        raise FileNotFoundError(tr("gensim is not installed: the lesson's corpus and benchmarks ship inside its "
+                                   "wheel (gensim/test/test_data/). Install the course requirements (make lab)."))
     return Path(spec.origin).parent / "test" / "test_data"
 
 
@@ -47,11 +48,11 @@ def data_file(name: str, folder: Path | None = None) -> Path:
     """Path of one file of gensim's test data (in ``folder``, by default :func:`gensim_test_data_dir`); a
     clear error if this gensim build lacks it."""
     if not isinstance(name, str) or not name:
-        raise TypeError(f"name must be a file name such as 'lee.cor'; got {name!r}")
+        raise TypeError(tr("name must be a file name such as 'lee.cor'; got {value}", value=repr(name)))
     path = (gensim_test_data_dir() if folder is None else Path(folder)) / name
     if not path.is_file():
-        raise FileNotFoundError(f"gensim/test/test_data/{name} is missing from the installed gensim package; "
-                                "reinstall gensim (pip install --force-reinstall gensim==4.4.0)")
+        raise FileNotFoundError(tr("gensim/test/test_data/{name} is missing from the installed gensim package; "
+                                   "reinstall gensim (pip install --force-reinstall gensim==4.4.0)", name=name))
     return path
 
 
@@ -68,39 +69,41 @@ def read_documents(path, *, encoding: str = "utf-8") -> list[str]:
     path = Path(path)
     shown = _display_name(path)
     if not path.is_file():
-        raise FileNotFoundError(f"corpus file {shown} does not exist")
+        raise FileNotFoundError(tr("corpus file {file} does not exist", file=shown))
     raw = path.read_bytes()
     if b"\x00" in raw:
-        raise ValueError(f"corpus file {shown} is not text: it contains NUL bytes (a binary file?)")
+        raise ValueError(tr("corpus file {file} is not text: it contains NUL bytes (a binary file?)", file=shown))
     try:
         text = raw.decode(encoding)
     except UnicodeDecodeError as error:
-        raise ValueError(f"corpus file {shown} is not valid {encoding} text: byte {raw[error.start]:#04x} "
-                         f"at offset {error.start}") from None
+        raise ValueError(tr("corpus file {file} is not valid {encoding} text: byte {byte:#04x} at offset {offset}",
+                            file=shown, encoding=encoding, byte=raw[error.start], offset=error.start)) from None
     documents = [line.strip() for line in text.splitlines() if line.strip()]
     if not documents:
-        raise ValueError(f"corpus file {shown} is empty: expected one document per line")
+        raise ValueError(tr("corpus file {file} is empty: expected one document per line", file=shown))
     return documents
 
 
 def tokenize(text: str) -> list[str]:
     """Lower-case word, number and punctuation tokens of one text."""
     if not isinstance(text, str):
-        raise TypeError(f"text must be a str; got {type(text).__name__}")
+        raise TypeError(tr("text must be a str; got {type}", type=type(text).__name__))
     return TOKEN_PATTERN.findall(text.lower())
 
 
 def _check_tokens(tokens, name: str = "tokens") -> list:
     """A list of token strings; a plain str (which would be read letter by letter) is refused."""
     if isinstance(tokens, str):
-        raise TypeError(f"{name} must be a list of tokens, not a str: use tokenize(text) first")
+        raise TypeError(tr("{name} must be a list of tokens, not a str: use tokenize(text) first", name=name))
     try:
         tokens = list(tokens)
     except TypeError:
-        raise TypeError(f"{name} must be a list of token strings; got {type(tokens).__name__}") from None
+        raise TypeError(tr("{name} must be a list of token strings; got {type}",
+                           name=name, type=type(tokens).__name__)) from None
     for token in tokens:
         if not isinstance(token, str):
-            raise TypeError(f"{name} must be token strings; got {token!r} ({type(token).__name__})")
+            raise TypeError(tr("{name} must be token strings; got {value} ({type})",
+                               name=name, value=repr(token), type=type(token).__name__))
     return tokens
 
 
@@ -131,9 +134,10 @@ def corpus_from_files(train_path, val_path, *, name: str = "corpus", encoding: s
     train_docs = read_documents(train_path, encoding=encoding)
     val_docs = read_documents(val_path, encoding=encoding)
     train, val = token_stream(train_docs), token_stream(val_docs)
-    for label, stream, path in (("training", train, train_path), ("validation", val, val_path)):
+    for label, stream, path in ((N_("training file {file} contains no words"), train, train_path),
+                                (N_("validation file {file} contains no words"), val, val_path)):
         if all(token == EOS for token in stream):
-            raise ValueError(f"{label} file {_display_name(Path(path))} contains no words")
+            raise ValueError(tr(label, file=_display_name(Path(path))))
     return Corpus(name, tuple(train), tuple(val), len(train_docs), len(val_docs))
 
 
@@ -167,16 +171,18 @@ class Vocabulary:
         """
         counts = Counter(_check_tokens(tokens))
         if not counts:
-            raise ValueError("cannot build a vocabulary from an empty token list")
+            raise ValueError(tr("cannot build a vocabulary from an empty token list"))
         ranked = sorted((w for w in counts if w not in SPECIALS and counts[w] >= 2), key=lambda w: (-counts[w], w))
         largest = len(ranked) + len(SPECIALS)
         if not ranked:
-            raise ValueError(f"no word occurs at least twice in the {len(counts)} distinct tokens, so the vocabulary "
-                             "would hold only <unk> and <eos>: words seen once stay <unk>; pass more text")
+            raise ValueError(tr("no word occurs at least twice in the {distinct} distinct tokens, so the vocabulary "
+                                "would hold only <unk> and <eos>: words seen once stay <unk>; pass more text",
+                                distinct=len(counts)))
         size = largest if size is None else check_positive_int(size, "size", minimum=len(SPECIALS) + 1)
         if size > largest:
-            raise ValueError(f"size must be at most {largest} (the {len(ranked)} training words seen "
-                             f"at least twice, plus {len(SPECIALS)} specials); got {size}")
+            raise ValueError(tr("size must be at most {largest} (the {words} training words seen at least twice, "
+                                "plus {specials} specials); got {size}",
+                                largest=largest, words=len(ranked), specials=len(SPECIALS), size=size))
         return cls(list(SPECIALS) + ranked[:size - len(SPECIALS)], counts)
 
     def __len__(self) -> int:
@@ -188,7 +194,7 @@ class Vocabulary:
     def encode(self, tokens: Iterable[str]) -> torch.Tensor:
         """Token ids (``torch.long``); unknown words become ``<unk>`` (id 0)."""
         if isinstance(tokens, str):
-            raise TypeError("encode expects a list of tokens, not a str: use encode(tokenize(text))")
+            raise TypeError(tr("encode expects a list of tokens, not a str: use encode(tokenize(text))"))
         return torch.tensor([self.index.get(token, 0) for token in _check_tokens(tokens)], dtype=torch.long)
 
     def decode(self, ids) -> list[str]:
@@ -196,7 +202,7 @@ class Vocabulary:
         if isinstance(ids, (list, tuple)) and not ids:
             return []
         if isinstance(ids, torch.Tensor) and ids.is_meta:
-            raise ValueError("ids is a meta tensor: it has a shape but no ids to decode")
+            raise ValueError(tr("ids is a meta tensor: it has a shape but no ids to decode"))
         return [self.words[i] for i in check_token_ids(ids, len(self.words), ranks=(1,), name="ids").tolist()]
 
     def frequencies(self) -> torch.Tensor:
@@ -210,7 +216,7 @@ class Vocabulary:
 def split_articles(tokens) -> list[list[str]]:
     """Cut a token stream into articles, each ending with ``<eos>`` (a trailing unfinished one is kept)."""
     if isinstance(tokens, str):
-        raise TypeError("tokens must be a list of tokens, not a str")
+        raise TypeError(tr("tokens must be a list of tokens, not a str"))
     articles, current = [], []
     for token in tokens:
         current.append(token)
@@ -229,6 +235,6 @@ def lee_vocabulary(vocab_size: int) -> tuple[Corpus, Vocabulary]:
     corpus = load_lee_corpus()
     largest = len(Vocabulary.from_tokens(corpus.train_tokens))
     if vocab_size > largest:
-        raise ValueError(f"vocab_size must be at most {largest} (the training words seen at least twice, "
-                         f"plus <unk> and <eos>); got {vocab_size}")
+        raise ValueError(tr("vocab_size must be at most {largest} (the training words seen at least twice, "
+                            "plus <unk> and <eos>); got {vocab_size}", largest=largest, vocab_size=vocab_size))
     return corpus, Vocabulary.from_tokens(corpus.train_tokens, vocab_size)

@@ -17,6 +17,7 @@ import numpy as np
 import torch
 
 from . import cell_order
+from . import language as language_module
 from .validation import check_positive_int, check_seed
 
 MAX_THREADS = 256
@@ -75,15 +76,16 @@ def _own_temporary_dir() -> Path:
 use_writable_matplotlib_dir()
 
 
-def setup_lesson(seed: int = 0, threads: int = 1) -> None:
-    """Seed every generator, fix the thread count and round printed tensors.
+def setup_lesson(seed: int = 0, threads: int = 1, language: str = "en") -> None:
+    """Seed every generator, fix the thread count, round printed tensors and choose the package's language.
 
     Stored outputs are compared digit by digit when the notebook is re-run (nbval), so the run
     must not depend on the machine's core count: one thread gives the same floating-point sums
     everywhere. ``threads=2`` is used only by the training lesson, for speed. Seeding the global
     generators is this call's job: the lesson asks for it, in its first cell; no other helper does.
     In a Jupyter kernel it also makes a cell run before the cell it needs say which one to run
-    (:mod:`lmtie_edu.shared.cell_order`).
+    (:mod:`lmtie_edu.shared.cell_order`). ``language="zh_CN"`` (the Chinese lessons' choice) makes hints,
+    diagnoses, questions, check lines and figure labels Chinese (:mod:`lmtie_edu.shared.language`).
     """
     seed = check_seed(seed)
     threads = check_positive_int(threads, "threads")
@@ -96,4 +98,5 @@ def setup_lesson(seed: int = 0, threads: int = 1) -> None:
     torch.set_num_threads(threads)
     torch.set_printoptions(precision=4, sci_mode=False)
     np.set_printoptions(precision=4, suppress=True)
+    language_module.use(language)
     cell_order.install()

@@ -6,6 +6,7 @@ import math
 
 import torch
 
+from .language import tr
 from .validation import check_memory, check_positive_int
 
 
@@ -14,9 +15,9 @@ def sinusoidal_positions(length: int, d_model: int) -> torch.Tensor:
     length = check_positive_int(length, "length")
     d_model = check_positive_int(d_model, "d_model", minimum=2)
     if d_model % 2:
-        raise ValueError(f"d_model must be even for sin/cos pairs; got {d_model}")
+        raise ValueError(tr("d_model must be even for sin/cos pairs; got {d_model}", d_model=d_model))
     check_memory(8 * length * d_model, f"sinusoidal_positions(length={length:,}, d_model={d_model:,})",  # table + sin/cos
-                 "ask for fewer positions (a lesson needs at most a few thousand)")
+                 tr("ask for fewer positions (a lesson needs at most a few thousand)"))
     position = torch.arange(length, dtype=torch.float32)[:, None]
     frequency = torch.exp(torch.arange(0, d_model, 2, dtype=torch.float32) * (-math.log(10000.0) / d_model))
     table = torch.zeros(length, d_model)

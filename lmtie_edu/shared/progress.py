@@ -10,6 +10,7 @@ from __future__ import annotations
 import numbers
 from collections.abc import Iterable, Iterator
 
+from .language import tr
 from .validation import check_bool
 
 
@@ -27,17 +28,17 @@ class Progress:
 
     def __init__(self, iterable: Iterable, description: str = "", total: int | None = None, show: bool | None = None):
         if not hasattr(iterable, "__iter__"):
-            raise TypeError(f"iterable must be something to loop over, e.g. Progress(range(steps), 'training'); "
-                            f"got {iterable!r:.40} ({type(iterable).__name__})")
+            raise TypeError(tr("iterable must be something to loop over, e.g. Progress(range(steps), 'training'); "
+                               "got {value:.40} ({type})", value=repr(iterable), type=type(iterable).__name__))
         if not isinstance(description, str):
-            raise TypeError(f"description must be text, e.g. 'training'; got {description!r:.40}")
+            raise TypeError(tr("description must be text, e.g. 'training'; got {value:.40}", value=repr(description)))
         if total is None:
             if not hasattr(iterable, "__len__"):
-                raise TypeError(f"Progress needs total=... for an iterable without a length "
-                                f"({type(iterable).__name__}); e.g. Progress(items, 'training', total=steps)")
+                raise TypeError(tr("Progress needs total=... for an iterable without a length ({type}); "
+                                   "e.g. Progress(items, 'training', total=steps)", type=type(iterable).__name__))
             total = len(iterable)
         if isinstance(total, bool) or not isinstance(total, numbers.Integral) or total < 0:
-            raise ValueError(f"total must be a whole number of steps >= 0; got {total!r}")
+            raise ValueError(tr("total must be a whole number of steps >= 0; got {value}", value=repr(total)))
         self.iterable = iterable
         self.total = int(total)
         self.show = in_kernel() if show is None else check_bool(show, "show")

@@ -7,23 +7,26 @@ import numbers
 
 import torch
 
+from .language import tr
+
 
 def _as_floats(values) -> list[float]:
     if isinstance(values, (str, bytes)):
-        raise TypeError(f"values must be numbers (a list or a 1-D tensor); got a {type(values).__name__}")
+        raise TypeError(tr("values must be numbers (a list or a 1-D tensor); got a {type}", type=type(values).__name__))
     if isinstance(values, torch.Tensor):
         if values.is_meta:
-            raise ValueError("values is a meta tensor: it has a shape but no numbers to average")
+            raise ValueError(tr("values is a meta tensor: it has a shape but no numbers to average"))
         if values.dim() > 1:
-            raise ValueError(f"values must be a 1-D tensor (one value per seed); got shape {tuple(values.shape)}")
+            raise ValueError(tr("values must be a 1-D tensor (one value per seed); got shape {shape}",
+                                shape=tuple(values.shape)))
         values = values.detach().double().reshape(-1).tolist()
     try:
         values = list(values)
     except TypeError:
-        raise TypeError(f"values must be an iterable of numbers; got {type(values).__name__}") from None
+        raise TypeError(tr("values must be an iterable of numbers; got {type}", type=type(values).__name__)) from None
     for value in values:
         if isinstance(value, bool) or not isinstance(value, numbers.Real):
-            raise TypeError(f"every value must be a real number (one per seed); got {value!r}")
+            raise TypeError(tr("every value must be a real number (one per seed); got {value}", value=repr(value)))
     return [float(v) for v in values]
 
 
@@ -35,7 +38,7 @@ def mean_and_spread(values) -> tuple[float, float]:
     """
     values = _as_floats(values)
     if not values:
-        raise ValueError("mean_and_spread needs at least one value (one per seed); got none")
+        raise ValueError(tr("mean_and_spread needs at least one value (one per seed); got none"))
     if any(math.isnan(v) for v in values):
         return math.nan, math.nan
     infinite = {v for v in values if math.isinf(v)}

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import torch
 
+from .language import tr
 from .training import make_windows
 from .validation import check_memory, check_number, check_positive_int, check_seed
 
@@ -37,7 +38,7 @@ def zipf_probabilities(n_words: int, exponent: float = 1.1) -> torch.Tensor:
     """p(rank k) ∝ 1 / k**exponent for k = 1..n_words (a Zipf law), as a float64 tensor summing to 1."""
     n_words = check_positive_int(n_words, "n_words")
     if n_words > MAX_WORDS:
-        raise ValueError(f"n_words must be at most {MAX_WORDS:,}; got {n_words:,}")
+        raise ValueError(tr("n_words must be at most {limit:,}; got {n_words:,}", limit=MAX_WORDS, n_words=n_words))
     check_number(exponent, "exponent", minimum=0, maximum=5)
     weights = torch.arange(1, n_words + 1, dtype=torch.float64) ** -float(exponent)
     return weights / weights.sum()
@@ -60,11 +61,13 @@ def zipf_corpus(n_sentences: int = 1500, vocab_size: int = 120, *, context: int 
     call = f"zipf_corpus(n_sentences={n_sentences:,}, vocab_size={vocab_size:,}, context={context:,}, mean_length={mean_length:,})"
     tokens = n_sentences * (mean_length + context + 1)  # the expected length of the stream
     if vocab_size - 2 > MAX_WORDS or tokens > MAX_TOKENS:
-        raise ValueError(f"{call} is too large for a toy corpus: vocab_size must be at most {MAX_WORDS + 2:,} and "
-                         f"n_sentences * (mean_length + context + 1) at most {MAX_TOKENS:,} tokens (about 5 s to "
-                         f"build); got {tokens:,} tokens")
+        raise ValueError(tr("{call} is too large for a toy corpus: vocab_size must be at most {words:,} and "
+                            "n_sentences * (mean_length + context + 1) at most {limit:,} tokens (about 5 s to "
+                            "build); got {tokens:,} tokens",
+                            call=call, words=MAX_WORDS + 2, limit=MAX_TOKENS, tokens=tokens))
     # the stream as a list, its windows (twice: all, then those kept) and the favourites
-    check_memory(tokens * (40 + 2 * 8 * (context + 1)) + 24 * vocab_size, call, "use a smaller context or n_sentences")
+    check_memory(tokens * (40 + 2 * 8 * (context + 1)) + 24 * vocab_size, call,
+                 tr("use a smaller context or n_sentences"))
     generator = torch.Generator().manual_seed(seed)
     probabilities = zipf_probabilities(vocab_size - 2, exponent)
 

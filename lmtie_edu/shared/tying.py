@@ -5,6 +5,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
+from .language import tr
 from .validation import check_tie_shapes
 
 
@@ -15,9 +16,9 @@ def tie(head: nn.Linear, embedding: nn.Embedding) -> None:
     shape error on the first forward pass.
     """
     if not isinstance(head, nn.Linear):
-        raise TypeError(f"head must be an nn.Linear(d, V); got {type(head).__name__}")
+        raise TypeError(tr("head must be an nn.Linear(d, V); got {type}", type=type(head).__name__))
     if not isinstance(embedding, nn.Embedding):
-        raise TypeError(f"embedding must be an nn.Embedding(V, d); got {type(embedding).__name__}")
+        raise TypeError(tr("embedding must be an nn.Embedding(V, d); got {type}", type=type(embedding).__name__))
     check_tie_shapes(embedding.weight, head.weight)
     head.weight = embedding.weight
 
@@ -25,13 +26,14 @@ def tie(head: nn.Linear, embedding: nn.Embedding) -> None:
 def untie(head: nn.Linear) -> None:
     """Give ``head`` its own copy of the weights it currently holds (e.g. before fine-tuning)."""
     if not isinstance(head, nn.Linear):
-        raise TypeError(f"head must be an nn.Linear(d, V); got {type(head).__name__}")
+        raise TypeError(tr("head must be an nn.Linear(d, V); got {type}", type=type(head).__name__))
     head.weight = nn.Parameter(head.weight.detach().clone())
 
 
 def _check_tensor(value, name: str) -> torch.Tensor:
     if not isinstance(value, torch.Tensor):
-        raise TypeError(f"{name} must be a torch.Tensor (or nn.Parameter); got {type(value).__name__}")
+        raise TypeError(tr("{name} must be a torch.Tensor (or nn.Parameter); got {type}",
+                           name=name, type=type(value).__name__))
     return value
 
 
@@ -49,8 +51,8 @@ def shares_storage(a, b) -> bool:
     """
     for name, tensor in (("a", _check_tensor(a, "a")), ("b", _check_tensor(b, "b"))):
         if tensor.is_meta:
-            raise ValueError(f"{name} is a meta tensor (shape only, no memory): storage sharing is undefined; "
-                             f"compare Parameters with shares_parameter(a, b) instead")
+            raise ValueError(tr("{name} is a meta tensor (shape only, no memory): storage sharing is undefined; "
+                                "compare Parameters with shares_parameter(a, b) instead", name=name))
     a, b = (t._values() if t.is_sparse else t for t in (a, b))  # a sparse tensor's memory: its values
     if a.untyped_storage().nbytes() == 0 or b.untyped_storage().nbytes() == 0:
         return False

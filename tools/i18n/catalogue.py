@@ -6,7 +6,7 @@ Chinese text, no msgctxt. Read and written with Babel, so Poedit, Weblate or Cro
 Updating works as gettext's ``msgmerge`` does (Babel's ``Catalog.update``): a template is built from the
 lesson's current English cells; a cell whose text is unchanged keeps its translation, a changed cell keeps
 the translation of its old text but is marked *fuzzy* (the old English is kept as ``#| msgid`` so the
-translator sees what changed), a new cell becomes an untranslated entry, a removed cell becomes obsolete.
+translator sees what changed), a new cell becomes an untranslated entry, a removed cell's entry is dropped.
 """
 
 from __future__ import annotations
@@ -99,6 +99,7 @@ def merged(lesson: Path, notebook: dict | None = None) -> Catalog:
     # Catalog.update keeps the fuzzy flag of an unchanged msgid but not its old msgid: carry it over.
     previous = {message.id: message.previous_id for message in catalogue if message.fuzzy and message.previous_id}
     catalogue.update(template(lesson, notebook), update_creation_date=False)
+    catalogue.obsolete.clear()  # a removed cell's translation is in git's history, not kept as a stale entry
     for message in catalogue:
         if message.fuzzy and not message.previous_id and message.id in previous:
             message.previous_id = previous[message.id]

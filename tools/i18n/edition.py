@@ -1,8 +1,11 @@
-"""Build a Chinese lesson, notebooks/zh_CN/<stem>.ipynb, from the English lesson and its catalogue.
+"""Build a Chinese lesson, notebooks/zh_CN/<stem>.ipynb, from the English lesson and its catalogues.
 
-Only markdown changes: each English markdown cell is replaced by its translation. Code cells, their
-outputs and execution counts, cell ids and metadata, and the notebook's metadata (with the widget state)
-are the English lesson's own, so the Chinese lesson shows the same results without being re-executed.
+Each English markdown cell is replaced by its translation (translations/zh_CN/<stem>.po). Each code cell is
+the English code with its comments and printed text translated (translations/zh_CN/code/<stem>.po, see
+tools/i18n/code_cells.py) and the set-up call choosing Chinese. Cell ids and metadata are the English
+lesson's. The Chinese lesson is then *executed* (`python -m tools.zh build` runs it when its code changed):
+its outputs are its own — Chinese check lines, hints and figures — and strict nbval compares them like
+the English ones'. A build keeps the outputs of a code cell whose code did not change.
 
 Links: a link to another lesson (``02_x.ipynb``) keeps its file name — the Chinese lessons sit side by side
 in notebooks/zh_CN/. Any other relative link is one folder deeper now (``../docs/x.md`` becomes
@@ -10,7 +13,9 @@ in notebooks/zh_CN/. Any other relative link is one folder deeper now (``../docs
 Binder badges open notebooks/zh_CN/<stem>.ipynb.
 
 A translation must keep the English cell's link targets, formulas and inline code (as sets: it may reorder
-them, not change them); a translation that does not is refused with the differences.
+them, not change them); a translation that does not is refused with the differences. The words of a formula,
+``\\text{through the lookup}`` (a phrase of several words, or already Chinese), may be translated; a
+one-word name such as ``W_\\text{out}`` or ``\\text{logits}`` stays as it is.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import nbformat
 
 from tools.backup import keep_before_overwrite, say_kept
 
+from . import code_cells, package
 from .catalogue import (
     BADGE_MARKER,
     ENGLISH_DIR,
@@ -44,6 +50,8 @@ ABSOLUTE = re.compile(r"[a-z][a-z0-9+.-]*:|#|/", re.IGNORECASE)
 # collapsed, code first (a formula sign inside code is code), then formulas in what is left.
 INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
 FORMULA = re.compile(r"\$\$.+?\$\$|\$[^$]+\$", re.DOTALL)
+# A phrase inside a formula, \text{through the lookup}, is prose: a translation may change it, not the rest.
+FORMULA_WORDS = re.compile(r"\\text\{(?:[^{}$]*[^\x00-\x7f][^{}$]*|[^{}$]*[A-Za-z]+ +[A-Za-z][^{}$]*)\}")
 
 
 def _spans(pattern: re.Pattern, text: str) -> set[str]:
@@ -53,7 +61,7 @@ def _spans(pattern: re.Pattern, text: str) -> set[str]:
 KEPT = {
     "link targets": lambda text: {match.group(2) for match in LINK_TARGET.finditer(text)},
     "inline code": lambda text: _spans(INLINE_CODE, text),
-    "formulas": lambda text: _spans(FORMULA, INLINE_CODE.sub("", text)),
+    "formulas": lambda text: {FORMULA_WORDS.sub(r"\\text{…}", span) for span in _spans(FORMULA, INLINE_CODE.sub("", text))},
 }
 
 
@@ -100,15 +108,21 @@ def kept_differences(english: str, chinese: str) -> list[str]:
     return found
 
 
-def build_notebook(lesson: Path) -> str:
-    """The text of the Chinese lesson; TranslationError naming every cell that has no usable translation."""
+def build_notebook(lesson: Path) -> dict:
+    """The Chinese lesson, unexecuted; TranslationError naming every cell that has no usable translation."""
     lesson = Path(lesson)
     notebook = read_notebook(lesson)
     catalogue = merged(lesson, notebook)
     refused = [str(problem) for problem in problems(lesson, notebook, catalogue)]
+    code = code_cells.merged(lesson, notebook) if code_cells.catalogue_path(lesson).exists() else None
     chinese = copy.deepcopy(notebook)
     for index, cell in enumerate(chinese["cells"]):
         english = cell_source(cell)
+        if cell.get("cell_type") == "code" and code is not None:
+            source, found = code_cells.translate(english, code, f"{lesson.stem}: code cell {index}")
+            refused += found
+            cell["source"] = code_cells.choose_chinese(source)
+            cell["outputs"], cell["execution_count"] = [], None
         if cell.get("cell_type") != "markdown":
             continue
         if BADGE_MARKER in english:
@@ -121,28 +135,73 @@ def build_notebook(lesson: Path) -> str:
     if refused:
         raise TranslationError(
             f"{lesson.stem}: cannot build the Chinese lesson ({len(refused)} problem(s)). Run `python -m tools.zh "
-            f"extract`, fix each entry in translations/zh_CN/{lesson.stem}.po (and clear its fuzzy flag once "
-            "reviewed), then build again:\n  " + "\n  ".join(refused))
+            f"extract`, fix each entry in translations/zh_CN/{lesson.stem}.po or translations/zh_CN/code/"
+            f"{lesson.stem}.po (and clear its fuzzy flag once reviewed), then build again:\n  " + "\n  ".join(refused))
+    return chinese
+
+
+def with_kept_outputs(chinese: dict, target: Path) -> tuple[dict, bool]:
+    """``chinese`` with the outputs of the committed lesson's cells whose code is unchanged; and whether any
+    code cell or the package text the lesson shows changed (then the lesson must be executed again)."""
+    if not code_cells.uses_chinese(chinese):
+        return chinese, False  # an edition with English code: the English outputs are its own
+    old = read_notebook(target) if target.exists() else {"cells": [], "metadata": {}}
+    old_cells = old["cells"] if len(old["cells"]) == len(chinese["cells"]) else [{}] * len(chinese["cells"])
+    text = package.fingerprint(target.stem)
+    chinese["metadata"].setdefault("lmtie_edu", {})["package_text"] = text
+    changed = old.get("metadata", {}).get("lmtie_edu", {}).get("package_text") != text
+    for cell, before in zip(chinese["cells"], old_cells, strict=True):
+        if cell.get("cell_type") != "code":
+            continue
+        if before.get("cell_type") == "code" and cell_source(before) == cell_source(cell):
+            cell["outputs"], cell["execution_count"] = before.get("outputs", []), before.get("execution_count")
+            cell["metadata"] = before.get("metadata", cell["metadata"])
+        else:
+            changed = True
+    if not changed and "widgets" in old.get("metadata", {}):  # unchanged: the executed widget state stays
+        chinese["metadata"]["widgets"] = old["metadata"]["widgets"]
+    return chinese, changed
+
+
+def render_notebook(notebook: dict) -> str:
     # nbformat writes it exactly as tools/execute_notebooks.py and tools/colab.py write the English lessons.
-    return nbformat.writes(nbformat.from_dict(chinese)) + "\n"
+    return nbformat.writes(nbformat.from_dict(notebook)) + "\n"
 
 
-def write(lesson: Path) -> bool:
-    """Build the Chinese lesson and write it if it changed; True if written."""
-    text = build_notebook(lesson)
+def write(lesson: Path, *, execute: bool = True) -> bool:
+    """Build the Chinese lesson and write it if it changed (executing it when its code changed); True if written."""
     target = chinese_path(lesson)
+    chinese, changed = with_kept_outputs(build_notebook(lesson), target)
+    text = render_notebook(chinese)
     if target.exists() and target.read_text(encoding="utf-8") == text:
         return False
     target.parent.mkdir(parents=True, exist_ok=True)
     say_kept(target, keep_before_overwrite(target))  # a learner's edits of a Chinese lesson are not lost
     target.write_text(text, encoding="utf-8")
+    if changed and execute:
+        from tools.execute_notebooks import execute as run_notebook
+
+        print(f"executing {target.relative_to(ENGLISH_DIR.parent)} (its code changed) …", flush=True)
+        run_notebook(target)
     return True
 
 
+def comparable(notebook: dict) -> list:
+    """What a build decides in a lesson: each cell's type, id, source and metadata (not outputs)."""
+    return [(cell.get("cell_type"), cell.get("id"), cell_source(cell),
+             cell.get("metadata") if cell.get("cell_type") == "markdown" else None) for cell in notebook["cells"]]
+
+
 def is_current(lesson: Path) -> bool:
-    """Whether the committed Chinese lesson is exactly what a build would write now.
+    """Whether the committed Chinese lesson is what a build would write now (outputs aside: nbval checks them).
 
     Raises TranslationError (naming the cells) when the lesson cannot be built at all."""
-    text = build_notebook(lesson)
+    chinese = build_notebook(lesson)
     target = chinese_path(lesson)
-    return target.exists() and target.read_text(encoding="utf-8") == text
+    if not target.exists():
+        return False
+    if not code_cells.uses_chinese(chinese):
+        return target.read_text(encoding="utf-8") == render_notebook(chinese)
+    committed = read_notebook(target)
+    text = committed.get("metadata", {}).get("lmtie_edu", {}).get("package_text")
+    return comparable(committed) == comparable(chinese) and text == package.fingerprint(target.stem)

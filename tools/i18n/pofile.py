@@ -21,6 +21,15 @@ from .errors import TranslationError
 
 LOCALE = "zh_CN"
 PROJECT = "lmtie_edu"
+# Who translated and reviewed, written into every catalogue's header (gettext's fields, not placeholders).
+TEAM = "lmtie_edu 中文版翻译组 (Chinese edition team) <https://github.com/lmtie-edu/lmtie_edu/issues>"
+REVIEWED = datetime(2026, 12, 2, tzinfo=UTC)  # the native-style review of every catalogue (issue 29)
+HEADER_COMMENT = (
+    "# lmtie_edu 中文版 (Simplified Chinese) — translations of the course's lessons and package text.\n"
+    "# Copyright (C) 2026 the lmtie_edu contributors; lesson text CC BY 4.0, code text MIT, as the English.\n"
+    "# Translated by the lmtie_edu Chinese edition team; native-style review 2026-12-02 against\n"
+    "# docs/glossary.md (terms follow zh.d2l.ai). Edit with `python -m tools.zh` (docs/authoring.md).\n"
+    "#")
 
 
 def without_format_flags(catalogue: Catalog) -> None:
@@ -71,9 +80,21 @@ def with_previous_msgids(text: str, catalogue: Catalog) -> str:
     return text
 
 
+def with_team_header(catalogue: Catalog) -> None:
+    """The header names the translation team and its review instead of Babel's placeholders."""
+    catalogue.header_comment = HEADER_COMMENT
+    catalogue.last_translator = TEAM
+    catalogue.language_team = TEAM
+    catalogue.msgid_bugs_address = "https://github.com/lmtie-edu/lmtie_edu/issues"
+    catalogue.copyright_holder = "the lmtie_edu contributors"
+    catalogue.version = "1"
+    catalogue.revision_date = REVIEWED
+
+
 def render(catalogue: Catalog) -> bytes:
     """The .po text: lines unwrapped (one English source line = one .po line), old msgids kept for fuzzy ones."""
     without_format_flags(catalogue)
+    with_team_header(catalogue)
     buffer = io.BytesIO()
     write_po(buffer, catalogue, width=0)
     return with_previous_msgids(buffer.getvalue().decode("utf-8"), catalogue).encode("utf-8")

@@ -153,7 +153,7 @@ class LessonPage:
             box = question.locator(".widget-text input").first
             box.fill("1")
             box.press("Enter")  # ipywidgets' Text syncs its value on Enter or blur
-        question.locator("button", has_text="Check my prediction").click()
+        question.locator("button").first.click()  # its one button, "Check my prediction" in the lesson's language
         feedback = question.locator(".lmtie-predict-feedback")
         feedback.wait_for(timeout=self.redraw_timeout_ms)
         return feedback.text_content().strip()

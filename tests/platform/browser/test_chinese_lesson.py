@@ -2,10 +2,11 @@
 
 The lab fixture serves a scratch copy of notebooks/, which holds zh_CN/, so the Chinese lesson is opened
 by its path there (next to the other Chinese lessons its links point to). Same checks as the English
-lessons (tests/platform/browser/test_jupyterlab.py; its code and outputs are the English lesson's, which nbval
-compares): Run All ends without error or stderr output, every widget
-renders, and clicking *tie weights* flips the box and brings a new figure, twice. It also checks that the
-page shows the Chinese text, so a build that silently copied the English cells would fail here.
+lessons (tests/platform/browser/test_jupyterlab.py; nbval compares its outputs): Run All ends without error
+or stderr output, every widget renders, and clicking the tie toggle flips the box and brings a new figure,
+twice. It also checks that the page speaks Chinese where a learner interacts: the title, the toggle's label
+(绑定权重) and a predict question's button and feedback — so a build that silently left the package in English
+would fail here.
 
 Run: `.venv/bin/python -m pytest -q -m browser tests/platform/browser/test_chinese_lesson.py`.
 """
@@ -23,6 +24,8 @@ from .test_jupyterlab import (
 
 LESSON = "zh_CN/01_embedding_lookup.ipynb"
 CHINESE_HEADING = "第 01 课"  # the title of the Chinese lesson (translations/zh_CN/01_embedding_lookup.po)
+TIE_LABEL = "绑定权重"  # the panel's toggle (translations/zh_CN/lmtie_edu/kit.po, docs/glossary.md)
+CHECK_BUTTON = "检查"  # the predict question's button starts "检查…" (kit.po)
 
 pytestmark = pytest.mark.browser
 
@@ -44,7 +47,12 @@ def test_chinese_lesson_runs_and_its_toggle_redraws(lab, pipeline, screenshots_d
 
         panels = notebook.panels()
         assert panels.count() >= 1, f"{LESSON}: no TiePanel (.lmtie-panel) rendered"
+        assert notebook.tie_label(panels.first) == TIE_LABEL, f"{LESSON}: the toggle says {notebook.tie_label(panels.first)!r}"
         check_toggle(notebook, panels.first, f"{LESSON} panel 1 of {panels.count()}")
+        question = notebook.in_tab(".lmtie-predict").first
+        assert CHECK_BUTTON in question.locator("button").first.text_content(), f"{LESSON}: the Check button is not Chinese"
+        feedback = notebook.answer_prediction(question)
+        assert any("\u4e00" <= character <= "\u9fff" for character in feedback), f"{LESSON}: feedback {feedback!r}"
         check_outputs(LESSON, notebook.state())
         panels.first.scroll_into_view_if_needed()
         notebook.page.screenshot(path=screenshot)
