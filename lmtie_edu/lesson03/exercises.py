@@ -12,6 +12,7 @@ from lmtie_edu.kit.exercises import (
     forbid_autograd,
     hint,
 )
+from lmtie_edu.shared.language import N_, tr
 
 from . import solutions
 
@@ -24,25 +25,25 @@ def _known(**answers):
 
 
 @exercise(solutions.head_gradient,
-          hints=["Go through the logits z = W_out h. What is the gradient of the cross-entropy with respect to "
-                 "the logits, and how does a change in row j of W_out change z_j?",
-                 "The gradient with respect to the logits is the softmax probabilities minus the one-hot of the "
+          hints=[N_("Go through the logits z = W_out h. What is the gradient of the cross-entropy with respect to "
+                 "the logits, and how does a change in row j of W_out change z_j?"),
+                 N_("The gradient with respect to the logits is the softmax probabilities minus the one-hot of the "
                  "target. Row j of the result is that difference's entry j times h, so the result is an outer "
-                 "product of a (V,) vector and a (d,) vector."],
+                 "product of a (V,) vector and a (d,) vector.")],
           mistakes={
-              "transposed": "your gradient has the shape (d, V) of W_out's transpose. A gradient has the shape of "
+              "transposed": N_("your gradient has the shape (d, V) of W_out's transpose. A gradient has the shape of "
                             "the matrix it belongs to: one row per token, (V, d). Put the (V,) vector first in "
-                            "the outer product.",
-              "no_target_term": "you used the probabilities p alone. The cross-entropy also subtracts the "
+                            "the outer product."),
+              "no_target_term": N_("you used the probabilities p alone. The cross-entropy also subtracts the "
                                 "target's one-hot y: the gradient with respect to the logits is p - y, so the "
-                                "target row is pulled towards h while the others are pushed away.",
-              "sign_flipped": "every entry has the opposite sign: you computed y - p, the direction that lowers "
-                              "the loss (what an update adds), not the gradient p - y.",
-              "only_target_row": "your gradient is zero in every row except the target's: the statement \"only the "
+                                "target row is pulled towards h while the others are pushed away."),
+              "sign_flipped": N_("every entry has the opposite sign: you computed y - p, the direction that lowers "
+                              "the loss (what an update adds), not the gradient p - y."),
+              "only_target_row": N_("your gradient is zero in every row except the target's: the statement \"only the "
                                  "target's output vector is updated\" that §2 corrects. The loss depends on every "
                                  "logit through the softmax, so row j receives (p_j - y_j) h: the target row "
                                  "(p_target - 1) h, and every other row p_j h, pushed away from h in proportion to "
-                                 "its probability. A softmax probability is never 0, so every row gets a gradient.",
+                                 "its probability. A softmax probability is never 0, so every row gets a gradient."),
           })
 def head_gradient(answer, solution):
     generator = torch.Generator().manual_seed(5)
@@ -53,7 +54,8 @@ def head_gradient(answer, solution):
         F.cross_entropy((W @ h).unsqueeze(0), torch.tensor([target])).backward()
         expected = solution(h, W_out, target)
         assert torch.allclose(expected, W.grad, atol=1e-6)  # the reference agrees with autograd
-        what = f"head_gradient(h of shape {tuple(h.shape)}, W_out of shape {tuple(W_out.shape)}, target={target})"
+        what = tr("head_gradient(h of shape {h}, W_out of shape {W_out}, target={target})", h=tuple(h.shape),
+                  W_out=tuple(W_out.shape), target=target)
         with forbid_autograd():                              # by hand: backward() and autograd.grad refuse
             got = answer(h.clone(), W_out.clone(), target)
         expect_type(got, torch.Tensor, what)
@@ -76,25 +78,25 @@ def _target_row_only(got, target, shape):
 
 
 @exercise(solutions.lookup_gradient,
-          hints=["Row t of upstream is the gradient of the loss with respect to the vector looked up at position "
+          hints=[N_("Row t of upstream is the gradient of the loss with respect to the vector looked up at position "
                  "t. Which row of the matrix did that vector come from, and what happens when two positions "
-                 "looked up the same row?",
-                 "Start from a (vocab_size, d) matrix of zeros and add each position's upstream row into the row "
+                 "looked up the same row?"),
+                 N_("Start from a (vocab_size, d) matrix of zeros and add each position's upstream row into the row "
                  "of its id. Rows never looked up stay zero; a repeated id must receive the sum of its positions' "
-                 "rows — an indexed assignment keeps only one of them."],
+                 "rows — an indexed assignment keeps only one of them.")],
           mistakes={
-              "overwrite": "a repeated id received only one of its gradients. Each lookup of the same row adds "
+              "overwrite": N_("a repeated id received only one of its gradients. Each lookup of the same row adds "
                            "its own contribution; indexed assignment with repeated ids keeps only one of them — "
                            "`grad[ids] = upstream`, and `grad[ids] += upstream` too (it reads the rows, adds, then "
                            "writes them back: one write per repeated id survives). Add position by position, or "
-                           "use index_add.",
-              "mean_of_repeats": "a repeated id received the mean of its gradients. The row is used once per "
+                           "use index_add."),
+              "mean_of_repeats": N_("a repeated id received the mean of its gradients. The row is used once per "
                                  "position, and the chain rule adds the contributions of every use: the sum, "
-                                 "not the average.",
-              "divided_by_positions": "you divided by the number of positions. `upstream` already is the gradient "
+                                 "not the average."),
+              "divided_by_positions": N_("you divided by the number of positions. `upstream` already is the gradient "
                                       "of the loss with respect to each looked-up vector (any 1/n of a mean loss is "
                                       "already in it); the lookup only routes each row of it to its id's row, "
-                                      "adding them up.",
+                                      "adding them up."),
           })
 def lookup_gradient(answer, solution):
     generator = torch.Generator().manual_seed(6)
@@ -106,7 +108,8 @@ def lookup_gradient(answer, solution):
         (F.embedding(ids, W) * upstream).sum().backward()  # autograd: the upstream gradient of each lookup is `upstream`
         expected = solution(ids, upstream, vocab_size)
         assert torch.allclose(expected, W.grad)
-        what = f"lookup_gradient(ids={ids.tolist()}, upstream of shape {tuple(upstream.shape)}, vocab_size={vocab_size})"
+        what = tr("lookup_gradient(ids={ids}, upstream of shape {upstream}, vocab_size={vocab_size})",
+                  ids=ids.tolist(), upstream=tuple(upstream.shape), vocab_size=vocab_size)
         with forbid_autograd():
             got = answer(ids.clone(), upstream.clone(), vocab_size)
         expect_type(got, torch.Tensor, what)
@@ -132,24 +135,24 @@ def _one_write_per_id(got, ids, upstream, expected):
 
 
 @exercise(solutions.starved_input_rows,
-          hints=["An input row is trained only when its token is read. Which tokens does the model predict, and "
-                 "which of them does it never read — anywhere in the context, not only in one of its positions?",
-                 "Gather the set of ids that occur anywhere in inputs (all positions of all windows) and the set "
+          hints=[N_("An input row is trained only when its token is read. Which tokens does the model predict, and "
+                 "which of them does it never read — anywhere in the context, not only in one of its positions?"),
+                 N_("Gather the set of ids that occur anywhere in inputs (all positions of all windows) and the set "
                  "of target ids; the answer is the second set without the first, as a sorted list of Python "
-                 "ints."],
+                 "ints.")],
           mistakes={
-              "never_seen_included": "you also listed tokens that are never predicted either. The question is "
+              "never_seen_included": N_("you also listed tokens that are never predicted either. The question is "
                                      "about tokens that occur as a target (the model learns to predict them) but "
-                                     "are never read; a token absent from the data altogether is not one of them.",
-              "missed_context_positions": "you did not look at every position of each input window (only one "
+                                     "are never read; a token absent from the data altogether is not one of them."),
+              "missed_context_positions": N_("you did not look at every position of each input window (only one "
                                           "of them, or only some). A token read at any position of the context "
-                                          "is looked up, and its input row gets a gradient.",
-              "swapped": "you listed the tokens that are read but never predicted (like <bos> in the corpus above): "
+                                          "is looked up, and its input row gets a gradient."),
+              "swapped": N_("you listed the tokens that are read but never predicted (like <bos> in the corpus above): "
                          "the set difference the wrong way round. Their input rows do get gradients, whenever they "
-                         "are read. The starved rows are those of tokens predicted but never read (like <eos>).",
-              "per_window": "you checked each target against its own window only. An input row is trained whenever "
+                         "are read. The starved rows are those of tokens predicted but never read (like <eos>)."),
+              "per_window": N_("you checked each target against its own window only. An input row is trained whenever "
                             "its token is read in any window of the data, so a target is starved only if no window "
-                            "at all reads it.",
+                            "at all reads it."),
           })
 def starved_input_rows(answer, solution):
     cases = [(torch.tensor([[0, 0], [0, 2], [2, 3]]), torch.tensor([2, 3, 1]), 5),
@@ -164,7 +167,8 @@ def starved_input_rows(answer, solution):
         got = answer(inputs.clone(), targets.clone(), vocab_size)
         expect_type(got, list, what)
         if not all(isinstance(j, int) and not isinstance(j, bool) for j in got):
-            raise Mismatch(f"{what} must return a list of Python ints", "ints", [type(j).__name__ for j in got])
+            raise Mismatch(tr("{what} must return a list of Python ints", what=what), "ints",
+                           [type(j).__name__ for j in got])
         targets_set, read = set(targets.tolist()), set(inputs.flatten().tolist())
         context = inputs.shape[1]
         by_some_positions = [sorted(targets_set - set(inputs[:, [k for k in range(context) if mask >> k & 1]]

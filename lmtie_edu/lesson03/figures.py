@@ -18,6 +18,7 @@ from lmtie_edu.kit.diagrams import HEAD, INK, LOOKUP, SHARED, arrow, canvas, not
 from lmtie_edu.kit.live_figure import LiveFigure
 from lmtie_edu.kit.panels import PanelResult, TiePanel
 from lmtie_edu.kit.plotting import new_figure
+from lmtie_edu.shared.language import N_, tr
 from lmtie_edu.shared.models import TinyLM
 from lmtie_edu.shared.seeding import seeded
 from lmtie_edu.shared.toy_corpus import BOS, EOS, ZipfCorpus, zipf_corpus
@@ -56,17 +57,17 @@ def draw_gradient_parts():
     target's (token 6) the largest; W.grad is their sum."""
     fig, ax = canvas(width=32, height=12.5, inches_per_cell=0.3)
     looked_up, target, rows, cols, y, faint = (2, 5), 6, 8, 4, 2.5, "#f5c6c6"   # faint: a small head part
-    lookup = diagrams.matrix(ax, 6, y, rows, cols, name="lookup part", highlight={r: LOOKUP for r in looked_up})
+    lookup = diagrams.matrix(ax, 6, y, rows, cols, name=tr("lookup part"), highlight={r: LOOKUP for r in looked_up})
     total = diagrams.matrix(ax, 14, y, rows, cols, name="W.grad", fill=faint,
                             highlight={**{r: SHARED for r in looked_up}, target: HEAD})
-    head = diagrams.matrix(ax, 22, y, rows, cols, name="head part", fill=faint, highlight={target: HEAD})
-    note(ax, 0.2, lookup.row_y(3.5), "input end:\nthe tokens\nlooked up", color=LOOKUP)
+    head = diagrams.matrix(ax, 22, y, rows, cols, name=tr("head part"), fill=faint, highlight={target: HEAD})
+    note(ax, 0.2, lookup.row_y(3.5), tr("input end:\nthe tokens\nlooked up"), color=LOOKUP)
     for r in looked_up:
-        arrow(ax, (3.9, lookup.row_y(r)), lookup.row_start(r), f"token {r}", color=LOOKUP, text_at=0.0,
+        arrow(ax, (3.9, lookup.row_y(r)), lookup.row_start(r), tr("token {r}", r=r), color=LOOKUP, text_at=0.0,
               offset=(0.0, 0.12), fontsize=7.5, ha="left")
-    note(ax, 28.0, head.row_y(3.5), "output end:\n(pⱼ − yⱼ)·h\nfor every j", color=HEAD)
+    note(ax, 28.0, head.row_y(3.5), tr("output end:\n(pⱼ − yⱼ)·h\nfor every j"), color=HEAD)
     for r in range(rows):
-        arrow(ax, (27.6, head.row_y(r)), head.row_end(r), f"target {r}" if r == target else "", color=HEAD,
+        arrow(ax, (27.6, head.row_y(r)), head.row_end(r), tr("target {r}", r=r) if r == target else "", color=HEAD,
               text_at=1.0, offset=(1.7, -0.12), fontsize=7.5, va="top", ha="left")
         for box in (lookup, head):                         # token ids (rows 2, 5 of the lookup part: the arrows)
             if box is head or r not in looked_up:
@@ -74,10 +75,10 @@ def draw_gradient_parts():
     for start, end in (((lookup.x + cols + 0.2, 6.5), (total.x - 0.2, 6.5)),
                        ((head.x - 0.7, 6.5), (total.x + cols + 0.2, 6.5))):
         arrow(ax, start, end, "+", color=INK, fontsize=13)
-    for box, text, colour in ((lookup, "rows 2 and 5 only;\nthe rest exactly 0", LOOKUP),
-                              (total, "one .grad: the sum\n(rows 2, 5 get both)", SHARED),
-                              (head, "every row;\ntarget 6 the largest", HEAD)):
-        note(ax, box.x + cols / 2, 1.6, text, ha="center", color=colour, fontsize=8.5)
+    for box, text, colour in ((lookup, N_("rows 2 and 5 only;\nthe rest exactly 0"), LOOKUP),
+                              (total, N_("one .grad: the sum\n(rows 2, 5 get both)"), SHARED),
+                              (head, N_("every row;\ntarget 6 the largest"), HEAD)):
+        note(ax, box.x + cols / 2, 1.6, tr(text), ha="center", color=colour, fontsize=8.5)
     return fig
 
 
@@ -88,21 +89,25 @@ def update_frequency_figure(corpus: ZipfCorpus, untied_input, untied_output, tie
     tied line are both 1.0 everywhere: they are drawn one over the other in contrasting styles.
     """
     if not isinstance(corpus, ZipfCorpus):
-        raise TypeError(f"corpus must be a ZipfCorpus (from zipf_corpus); got {type(corpus).__name__}")
-    lines = {"untied: input rows (embedding.weight)": untied_input,
-             "untied: output rows (head.weight)": untied_output,
-             "tied: the shared rows — the same 1.0 as the head line": tied}
+        raise TypeError(tr("corpus must be a ZipfCorpus (from zipf_corpus); got {type}", type=type(corpus).__name__))
+    lines = {N_("untied: input rows (embedding.weight)"): untied_input,
+             N_("untied: output rows (head.weight)"): untied_output,
+             N_("tied: the shared rows"): tied}
+    legend = {"tied: the shared rows": N_("tied: the shared rows — the same 1.0 as the head line")}
     for label, fraction in lines.items():
-        what = label.split(' —')[0]
+        what, size = tr(label), corpus.vocab_size
         if not isinstance(fraction, torch.Tensor):
-            raise TypeError(f"{what}: expected a tensor of shape ({corpus.vocab_size},); got {type(fraction).__name__}")
+            raise TypeError(tr("{what}: expected a tensor of shape ({size},); got {type}", what=what, size=size,
+                               type=type(fraction).__name__))
         if fraction.is_meta or fraction.shape != (corpus.vocab_size,):
-            raise ValueError(f"{what}: expected a tensor of shape ({corpus.vocab_size},) with values; got "
-                             f"{tuple(fraction.shape)}{' on the meta device' if fraction.is_meta else ''}")
+            raise ValueError(tr("{what}: expected a tensor of shape ({size},) with values; got {shape}{meta}",
+                                what=what, size=size, shape=tuple(fraction.shape),
+                                meta=tr(" on the meta device") if fraction.is_meta else ""))
         if fraction.is_complex():
-            raise TypeError(f"{what}: shares of steps must be real numbers; got dtype {fraction.dtype}")
+            raise TypeError(tr("{what}: shares of steps must be real numbers; got dtype {dtype}", what=what,
+                               dtype=fraction.dtype))
         if not bool(((fraction >= 0) & (fraction <= 1)).all()):
-            raise ValueError(f"{what}: shares of steps must lie in [0, 1] (no NaN)")
+            raise ValueError(tr("{what}: shares of steps must lie in [0, 1] (no NaN)", what=what))
     lines = {label: fraction.detach() for label, fraction in lines.items()}
     untied_input = lines["untied: input rows (embedding.weight)"]
     order = torch.argsort((corpus.as_input + corpus.as_target).double(), descending=True, stable=True)
@@ -112,37 +117,38 @@ def update_frequency_figure(corpus: ZipfCorpus, untied_input, untied_output, tie
               dict(color="tab:orange", linewidth=6, alpha=0.45),
               dict(color="black", linewidth=1.3, linestyle=(0, (4, 3)), marker="o", markersize=2.5, markevery=4)]
     for (label, fraction), style in zip(lines.items(), styles, strict=True):
-        ax.plot(ranks, fraction.double()[order].numpy(), label=label, **style)
+        ax.plot(ranks, fraction.double()[order].numpy(), label=tr(legend.get(label, label)), **style)
     position = {int(token): rank for rank, token in enumerate(order.tolist(), start=1)}
-    ax.annotate("<eos>: only ever a target,\nits input row gets no gradient", xy=(position[EOS], 0.0),
+    ax.annotate(tr("<eos>: only ever a target,\nits input row gets no gradient"), xy=(position[EOS], 0.0),
                 xytext=(1.05, 0.12), fontsize=8, arrowprops=dict(arrowstyle="->", color="0.3"),
                 bbox=dict(boxstyle="round", facecolor="white", edgecolor="none", alpha=0.85))
-    ax.annotate("<bos>: in every sentence's input", xy=(position[BOS], float(untied_input[BOS])),
+    ax.annotate(tr("<bos>: in every sentence's input"), xy=(position[BOS], float(untied_input[BOS])),
                 xytext=(1.05, 0.6), fontsize=8, arrowprops=dict(arrowstyle="->", color="0.3"),
                 bbox=dict(boxstyle="round", facecolor="white", edgecolor="none", alpha=0.85))
     ax.set_xscale("log")
     ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
-    ax.set_xlabel("token, by frequency rank (1 = most frequent; log scale)")
-    ax.set_ylabel("share of steps with a gradient")
+    ax.set_xlabel(tr("token, by frequency rank (1 = most frequent; log scale)"))
+    ax.set_ylabel(tr("share of steps with a gradient"))
     ax.set_ylim(-0.04, 1.5)
     ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
     ax.legend(fontsize=8, loc="upper right", ncol=1, framealpha=0.95)
-    ax.set_title("Untied, a rare token's input row rarely gets a gradient;\n"
-                 "every head row and every tied row gets one at every step", fontsize=10)
+    ax.set_title(tr("Untied, a rare token's input row rarely gets a gradient;\n"
+                    "every head row and every tied row gets one at every step"), fontsize=10)
     return fig
 
 
 # -- the panel ---------------------------------------------------------------------------------------
 
-TITLES = ("lookup path: input rows only", "head path: every row")
-RECEIVED = {True: "embedding.grad = the sum (tied)", False: "embedding.grad = lookup only"}
+TITLES = (N_("lookup path: input rows only"), N_("head path: every row"))
+RECEIVED = {True: N_("embedding.grad = the sum (tied)"), False: N_("embedding.grad = lookup only")}
 
 
 def _checked_example(first, second, target, tie) -> tuple[int, int, int]:
     first, second, target = (plain_number(v) for v in (first, second, target))
     for name, value in (("first", first), ("second", second), ("target", target)):
         if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError(f"{name} must be a token id (int in [0, {PANEL_VOCAB - 1}]); got {value!r}")
+            raise TypeError(tr("{name} must be a token id (int in [0, {last}]); got {value!r}", name=name,
+                               last=PANEL_VOCAB - 1, value=value))
         check_token_ids([value], PANEL_VOCAB, ranks=(1,), name=name)
     check_bool(tie, "tie")
     return first, second, target
@@ -156,20 +162,20 @@ class _Decomposition:
         self.example = (first, second, target)
         self.parts = parts = _cached_parts(first, second, target)
         self.heatmaps = GradientHeatmaps((parts["input_part"], parts["output_part"], parts["tied"]),
-                                         [*TITLES, RECEIVED[True]], inputs=(first, second), targets=(target,))
+                                         [*map(tr, TITLES), tr(RECEIVED[True])], inputs=(first, second), targets=(target,))
         self.live = LiveFigure(self.heatmaps.figure)
         self.live.changing(self.heatmaps.artists_of(2))
 
     def show(self, tie: bool) -> PanelResult:
         parts = self.parts
         received = parts["tied"] if tie else parts["input_part"]
-        self.heatmaps.show(2, received, RECEIVED[tie])
+        self.heatmaps.show(2, received, tr(RECEIVED[tie]))
         numbers = {
-            "rows touched through the lookup": rows_touched(parts["input_part"]),
-            "rows touched through the head": rows_touched(parts["output_part"]),
-            "rows of embedding.grad non-zero": rows_touched(received),
-            "tied grad == lookup + head (within 1e-6)": parts["max_abs_diff"] < 1e-6,
-            "loss": round(parts["loss"], 3),
+            N_("rows touched through the lookup"): rows_touched(parts["input_part"]),
+            N_("rows touched through the head"): rows_touched(parts["output_part"]),
+            N_("rows of embedding.grad non-zero"): rows_touched(received),
+            N_("tied grad == lookup + head (within 1e-6)"): parts["max_abs_diff"] < 1e-6,
+            N_("loss"): round(parts["loss"], 3),
         }
         return PanelResult(self.heatmaps.figure, numbers)
 
@@ -206,13 +212,14 @@ def decomposition_panel(first: int = 2, second: int = 3, target: int = 4, tie: b
     first, second, target = (plain_number(v) for v in (first, second, target))
     for name, value in (("first", first), ("second", second), ("target", target)):
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < PANEL_VOCAB:
-            raise ValueError(f"{name} must be a token id in [0, {PANEL_VOCAB - 1}]; got {value!r}")
+            raise ValueError(tr("{name} must be a token id in [0, {last}]; got {value!r}", name=name,
+                                last=PANEL_VOCAB - 1, value=value))
     check_bool(tie, "tie")
     options = list(range(PANEL_VOCAB))
     controls = {
-        name: widgets.Dropdown(options=options, value=value, description=label, layout=widgets.Layout(width="150px"))
-        for name, value, label in (("first", first, "input 1"), ("second", second, "input 2"),
-                                   ("target", target, "target"))
+        name: widgets.Dropdown(options=options, value=value, description=tr(label), layout=widgets.Layout(width="150px"))
+        for name, value, label in (("first", first, N_("input 1")), ("second", second, N_("input 2")),
+                                   ("target", target, N_("target")))
     }
     return TiePanel(_live_decomposition(), controls=controls, tie=tie,
-                    title="One example's gradient on the embedding matrix, split by path")
+                    title=N_("One example's gradient on the embedding matrix, split by path"))

@@ -11,6 +11,7 @@ import torch
 import torch.nn.functional as F
 
 from lmtie_edu.shared.gradient_rows import nonzero_rows
+from lmtie_edu.shared.language import tr
 from lmtie_edu.shared.models import TinyLM
 from lmtie_edu.shared.validation import check_token_ids
 
@@ -20,28 +21,29 @@ MAX_LOGITS = 10_000_000  # one batch's logits (batch × V): more is a typo here,
 def rows_touched(grad) -> int:
     """How many rows of a gradient matrix (rows, cols) are not all zero."""
     if not isinstance(grad, torch.Tensor):
-        hint = " — a .grad is None until backward() has run" if grad is None else ""
-        raise TypeError(f"grad must be a torch.Tensor of shape (rows, cols); got {type(grad).__name__}{hint}")
+        hint = tr(" — a .grad is None until backward() has run") if grad is None else ""
+        raise TypeError(tr("grad must be a torch.Tensor of shape (rows, cols); got {type}{hint}",
+                           type=type(grad).__name__, hint=hint))
     if grad.layout != torch.strided and not grad.is_meta:
         return len(nonzero_rows(grad))                # a sparse gradient: its stored rows that are not zero
     if grad.is_meta:
-        raise ValueError("grad is a meta tensor (a shape without values); pass a real gradient, e.g. W.grad")
+        raise ValueError(tr("grad is a meta tensor (a shape without values); pass a real gradient, e.g. W.grad"))
     if grad.dim() != 2:
-        raise ValueError(f"grad must be a matrix (rows, cols); got shape {tuple(grad.shape)}")
+        raise ValueError(tr("grad must be a matrix (rows, cols); got shape {shape}", shape=tuple(grad.shape)))
     if grad.is_floating_point() and not bool(torch.isfinite(grad).all()):
-        raise ValueError("grad contains NaN or inf: the backward pass diverged, so 'touched' has no meaning")
+        raise ValueError(tr("grad contains NaN or inf: the backward pass diverged, so 'touched' has no meaning"))
     return int((grad != 0).any(dim=1).sum())
 
 
 def _check_tied(model) -> TinyLM:
     if not isinstance(model, TinyLM):
-        raise TypeError(f"model must be a lmtie_edu.shared.models.TinyLM; got {type(model).__name__}")
+        raise TypeError(tr("model must be a lmtie_edu.shared.models.TinyLM; got {type}", type=type(model).__name__))
     if not model.tied:
-        raise ValueError("model must be tied (model.head.weight is model.embedding.weight); got an untied model")
+        raise ValueError(tr("model must be tied (model.head.weight is model.embedding.weight); got an untied model"))
     if model.embedding.weight.is_meta:
-        raise ValueError("model lives on the meta device (shapes without values); build it on the CPU")
+        raise ValueError(tr("model lives on the meta device (shapes without values); build it on the CPU"))
     if not all(bool(torch.isfinite(p).all()) for p in model.parameters()):
-        raise ValueError("model has NaN or inf among its parameters (a diverged run?): its gradients mean nothing")
+        raise ValueError(tr("model has NaN or inf among its parameters (a diverged run?): its gradients mean nothing"))
     return model
 
 
@@ -61,17 +63,18 @@ def untied_twin(model: TinyLM) -> TinyLM:
 def _check_batch(model: TinyLM, inputs, targets) -> tuple[torch.Tensor, torch.Tensor]:
     targets = check_token_ids(targets, model.vocab_size, ranks=(1,), name="targets")
     if len(targets) == 0:
-        raise ValueError("the batch is empty (0 targets): a mean loss over no examples is NaN; pass at least one")
+        raise ValueError(tr("the batch is empty (0 targets): a mean loss over no examples is NaN; pass at least one"))
     if len(targets) * model.vocab_size > MAX_LOGITS:
-        raise ValueError(f"the batch needs len(targets) × vocab_size logits, at most {MAX_LOGITS:,} here; got "
-                         f"{len(targets):,} × {model.vocab_size:,} = {len(targets) * model.vocab_size:,}")
+        raise ValueError(tr("the batch needs len(targets) × vocab_size logits, at most {limit:,} here; got "
+                            "{batch:,} × {vocab:,} = {logits:,}", limit=MAX_LOGITS, batch=len(targets),
+                            vocab=model.vocab_size, logits=len(targets) * model.vocab_size))
     inputs = check_token_ids(inputs, model.vocab_size, ranks=(0, 1, 2, 3), name="inputs")
     if inputs.dim() != 2:
-        raise ValueError(f"inputs must be a (batch, context) matrix of token ids, shape ({len(targets)}, "
-                         f"{model.context}); got shape {tuple(inputs.shape)}")
+        raise ValueError(tr("inputs must be a (batch, context) matrix of token ids, shape ({batch}, {context}); "
+                            "got shape {shape}", batch=len(targets), context=model.context, shape=tuple(inputs.shape)))
     if inputs.shape != (len(targets), model.context):
-        raise ValueError(f"inputs must have shape (len(targets), {model.context}) = ({len(targets)}, {model.context}); "
-                         f"got {tuple(inputs.shape)}")
+        raise ValueError(tr("inputs must have shape (len(targets), {context}) = ({batch}, {context}); got {shape}",
+                            context=model.context, batch=len(targets), shape=tuple(inputs.shape)))
     return inputs, targets
 
 

@@ -16,6 +16,7 @@ from matplotlib.axis import Axis
 from matplotlib.patches import Rectangle
 
 from lmtie_edu.kit.plotting import new_figure
+from lmtie_edu.shared.language import tr
 from lmtie_edu.shared.validation import check_token_ids
 
 MAX_MATRICES = 12        # side by side, 3.3 inches each: a figure at most 40 inches wide
@@ -24,40 +25,46 @@ MAX_ENTRIES = 4_000_000  # per matrix: a heatmap shows no more (and drawing more
 
 def check_text(value, name: str) -> str:
     if not isinstance(value, str):
-        raise TypeError(f"{name} must be text (a str); got {value!r:.80}")
+        raise TypeError(tr("{name} must be text (a str); got {value!r:.80}", name=name, value=value))
     return value
 
 
 def _check_matrices(matrices, titles) -> list[torch.Tensor]:
     if isinstance(matrices, torch.Tensor) or not isinstance(matrices, (list, tuple)) or not matrices:
-        raise TypeError("matrices must be a non-empty list of (rows, cols) tensors, one per panel")
+        raise TypeError(tr("matrices must be a non-empty list of (rows, cols) tensors, one per panel"))
     if len(matrices) > MAX_MATRICES:
-        raise ValueError(f"plot_gradient_heatmaps draws at most {MAX_MATRICES} matrices side by side (a figure at "
-                         f"most 40 inches wide); got {len(matrices)} — split them over several figures")
+        raise ValueError(tr("plot_gradient_heatmaps draws at most {limit} matrices side by side (a figure at most 40 "
+                            "inches wide); got {count} — split them over several figures", limit=MAX_MATRICES,
+                            count=len(matrices)))
     if isinstance(titles, str) or not isinstance(titles, (list, tuple)) or len(titles) != len(matrices):
         error = ValueError if isinstance(titles, (list, tuple)) else TypeError
-        raise error(f"titles must be a list of {len(matrices)} strings, one per matrix; got {titles!r:.80}")
+        raise error(tr("titles must be a list of {count} strings, one per matrix; got {titles!r:.80}",
+                       count=len(matrices), titles=titles))
     for index, title in enumerate(titles):
         check_text(title, f"titles[{index}]")
     checked = []
     for index, matrix in enumerate(matrices):
         name = f"matrices[{index}]"
         if not isinstance(matrix, torch.Tensor):
-            raise TypeError(f"{name} must be a torch.Tensor (rows, cols); got {type(matrix).__name__}")
+            raise TypeError(tr("{name} must be a torch.Tensor (rows, cols); got {type}", name=name,
+                               type=type(matrix).__name__))
         if matrix.is_meta or matrix.dim() != 2 or not matrix.numel():
-            raise ValueError(f"{name} must be a non-empty 2-D tensor with values (not meta); got shape "
-                             f"{tuple(matrix.shape)}{' on the meta device' if matrix.is_meta else ''}")
+            raise ValueError(tr("{name} must be a non-empty 2-D tensor with values (not meta); got shape {shape}{meta}",
+                                name=name, shape=tuple(matrix.shape),
+                                meta=tr(" on the meta device") if matrix.is_meta else ""))
         if matrix.dtype == torch.bool or matrix.is_complex():
-            raise TypeError(f"{name} must hold real numbers (a gradient); got dtype {matrix.dtype}")
+            raise TypeError(tr("{name} must hold real numbers (a gradient); got dtype {dtype}", name=name,
+                               dtype=matrix.dtype))
         if matrix.numel() > MAX_ENTRIES:
-            raise ValueError(f"{name} must have at most {MAX_ENTRIES:,} entries (a heatmap cannot show more, and "
-                             f"drawing them takes long); got {tuple(matrix.shape)} = {matrix.numel():,}")
+            raise ValueError(tr("{name} must have at most {limit:,} entries (a heatmap cannot show more, and drawing "
+                                "them takes long); got {shape} = {count:,}", name=name, limit=MAX_ENTRIES,
+                                shape=tuple(matrix.shape), count=matrix.numel()))
         if matrix.shape != matrices[0].shape:
-            raise ValueError(f"all matrices must have one shape; {name} is {tuple(matrix.shape)}, "
-                             f"matrices[0] is {tuple(matrices[0].shape)}")
+            raise ValueError(tr("all matrices must have one shape; {name} is {shape}, matrices[0] is {first}",
+                                name=name, shape=tuple(matrix.shape), first=tuple(matrices[0].shape)))
         matrix = matrix.detach().to_dense().double()
         if not bool(torch.isfinite(matrix).all()):
-            raise ValueError(f"{name} contains NaN or inf")
+            raise ValueError(tr("{name} contains NaN or inf", name=name))
         checked.append(matrix)
     return checked
 
@@ -120,21 +127,22 @@ class GradientHeatmaps:
             ax.set_xlim(-0.5, self.start + length)
             ax.set_ylim(rows - 0.5, -0.5)
             ax.set_xticks([self._bar_x(v) for v in decades], [f"{v:g}" for v in decades], fontsize=7)
-            ax.set_xlabel("dimensions  |  row norm (log scale)", fontsize=8)
+            ax.set_xlabel(tr("dimensions  |  row norm (log scale)"), fontsize=8)
             ax.set_title(title, fontsize=10, y=1.0)   # placed, not auto-placed: drawn alone it stays there
             if index == 0:
                 # label a few rows plus every marked one (each tick label costs render time)
                 shown = sorted({0, rows - 1, *range(0, rows, max(5, -(-rows // 10))), *inputs, *self.targets})
-                marks = [f"{i}{' in' if i in inputs else ''}{' tgt' if i in self.targets else ''}" for i in shown]
+                is_in, is_target = tr(" in"), tr(" tgt")
+                marks = [f"{i}{is_in if i in inputs else ''}{is_target if i in self.targets else ''}" for i in shown]
                 ax.set_yticks(shown, marks, fontsize=7)
-                ax.set_ylabel("row (token id)")
+                ax.set_ylabel(tr("row (token id)"))
             else:
                 ax.set_yticks([])
             self.show(index, matrices[index])
         if suptitle:
             self.figure.suptitle(suptitle, fontsize=10.5)
         colorbar = self.figure.colorbar(self._images[0], ax=self.axes, shrink=0.85, pad=0.02, fraction=0.025)
-        colorbar.set_label("gradient (linear scale)", fontsize=8)
+        colorbar.set_label(tr("gradient (linear scale)"), fontsize=8)
         colorbar.ax.tick_params(labelsize=7)
 
     def _bar_x(self, value: float) -> float:
@@ -146,7 +154,8 @@ class GradientHeatmaps:
         """Show ``matrix`` (the frame's shape, within its scale) in axes ``index``: heatmap, bars, 0 marks."""
         matrix = matrix.detach().double()
         if tuple(matrix.shape) != tuple(self.shape):
-            raise ValueError(f"this figure shows {tuple(self.shape)} matrices; got {tuple(matrix.shape)}")
+            raise ValueError(tr("this figure shows {shape} matrices; got {got}", shape=tuple(self.shape),
+                                got=tuple(matrix.shape)))
         rows = self.shape[0]
         self._images[index].set_data(matrix.numpy())
         values = matrix.norm(dim=1).tolist()

@@ -18,6 +18,7 @@ import copy
 import functools
 from dataclasses import dataclass
 
+from lmtie_edu.shared.language import tr
 from lmtie_edu.shared.validation import check_choice
 
 GIB = 2**30
@@ -72,7 +73,7 @@ def _resolve_tie(name: str, tie: bool | None) -> bool:
     """Check ``name`` and ``tie``; return the tie setting to build with (None: the published one)."""
     check_choice(name, "name", ARCHITECTURES)
     if tie is not None and not isinstance(tie, bool):
-        raise TypeError(f"tie must be True, False or None (the published setting); got {tie!r}")
+        raise TypeError(tr("tie must be True, False or None (the published setting); got {tie!r}", tie=tie))
     return ARCHITECTURES[name].tie_word_embeddings if tie is None else tie
 
 

@@ -12,6 +12,7 @@ import ipywidgets as widgets
 from lmtie_edu.kit.live_figure import LiveFigure
 from lmtie_edu.kit.panels import PanelResult, TiePanel
 from lmtie_edu.kit.plotting import new_figure
+from lmtie_edu.shared.language import N_, tr
 from lmtie_edu.shared.validation import check_bool
 
 from .counts import d_ff_from_ratio, gpt_parameter_breakdown
@@ -19,8 +20,8 @@ from .counts import d_ff_from_ratio, gpt_parameter_breakdown
 FIGURES_KEPT = 8  # the panel's figures, one per model shape recently shown
 
 
-PART_COLOURS = {"token embedding": "#4C72B0", "output head": "#DD8452", "position embedding": "#8172B3",
-                "attention": "#55A868", "MLP": "#C44E52", "layer norms": "#937860"}
+PART_COLOURS = {N_("token embedding"): "#4C72B0", N_("output head"): "#DD8452", N_("position embedding"): "#8172B3",
+                N_("attention"): "#55A868", N_("MLP"): "#C44E52", N_("layer norms"): "#937860"}
 
 
 class _BreakdownFigure:
@@ -40,10 +41,10 @@ class _BreakdownFigure:
                                                 margins=dict(left=0.19, right=0.97, wspace=0.32))
         untied = self.parts[False]
         names = list(untied)
-        bars = left.barh(names, [untied[n] / 1e6 for n in names], color=[PART_COLOURS[n] for n in names])
+        bars = left.barh([tr(n) for n in names], [untied[n] / 1e6 for n in names], color=[PART_COLOURS[n] for n in names])
         self.head = bars[names.index("output head")]
         left.invert_yaxis()
-        left.set_xlabel("parameters (millions)")
+        left.set_xlabel(tr("parameters (millions)"))
         # y=1.0 fixes the title's place (a changing title placed automatically would move: see LiveFigure)
         left.set_title("", fontsize=10, y=1.0)
         self.stacks = {}  # tie → the segments of its stacked bar (row 0 tied, row 1 untied)
@@ -56,11 +57,11 @@ class _BreakdownFigure:
                 start += value
             right.annotate(f"{start:,.1f}M", (start, row), textcoords="offset points", xytext=(3, -3), fontsize=8)
         right.set_xlim(0, 1.22 * self.totals[False] / 1e6)
-        right.set_yticks([0, 1], ["tied", "untied"])
+        right.set_yticks([0, 1], [tr("tied"), tr("untied")])
         right.invert_yaxis()
-        right.set_xlabel("total parameters (millions)")
-        right.set_title(f"V·d = {self.saving / 1e6:.1f}M = {100 * self.saving / self.totals[True]:.2f}% of the "
-                        "tied total", fontsize=10)
+        right.set_xlabel(tr("total parameters (millions)"))
+        right.set_title(tr("V·d = {saving:.1f}M = {share:.2f}% of the tied total", saving=self.saving / 1e6,
+                           share=100 * self.saving / self.totals[True]), fontsize=10)
         self.live = LiveFigure(self.figure)
         # the bars, then the spines they start on (a spine is drawn over the bars, as in a full drawing)
         self.live.changing(self.head, self.stacks[True], self.stacks[False], left.spines["left"],
@@ -73,18 +74,18 @@ class _BreakdownFigure:
         for stack_tie, segments in self.stacks.items():
             for segment in segments:  # outline the bar of the current setting
                 segment.set_edgecolor("black" if stack_tie == tie else "none")
-        self.figure.axes[0].title.set_text("tied: the head adds nothing" if tie
-                                           else "untied: the head is a second V×d matrix")
+        self.figure.axes[0].title.set_text(tr("tied: the head adds nothing") if tie
+                                           else tr("untied: the head is a second V×d matrix"))
         tied_total, untied_total, saving = self.totals[True], self.totals[False], self.saving
         return {
-            "tie": tie,
+            N_("tie"): tie,
             "d_ff": self.d_ff,
-            "total (this setting)": sum(parts.values()),
-            "tied total": tied_total,
-            "untied total": untied_total,
-            "saved by tying (V·d)": saving,
-            "saved, % of tied total": round(100 * saving / tied_total, 3),
-            "saved, % of untied total": round(100 * saving / untied_total, 3),
+            N_("total (this setting)"): sum(parts.values()),
+            N_("tied total"): tied_total,
+            N_("untied total"): untied_total,
+            N_("saved by tying (V·d)"): saving,
+            N_("saved, % of tied total"): round(100 * saving / tied_total, 3),
+            N_("saved, % of untied total"): round(100 * saving / untied_total, 3),
         }
 
 
@@ -106,8 +107,9 @@ def breakdown_panel(tie: bool = True) -> TiePanel:
                                         continuous_update=False, style=style),
         "d_model": widgets.IntSlider(768, min=64, max=16_384, step=64, description="d",
                                      continuous_update=False, style=style),
-        "n_layers": widgets.IntSlider(12, min=1, max=128, description="layers", continuous_update=False, style=style),
-        "mlp_ratio": widgets.FloatSlider(4.0, min=1.0, max=8.0, step=0.25, description="MLP ratio",
+        "n_layers": widgets.IntSlider(12, min=1, max=128, description=tr("layers"), continuous_update=False,
+                                      style=style),
+        "mlp_ratio": widgets.FloatSlider(4.0, min=1.0, max=8.0, step=0.25, description=tr("MLP ratio"),
                                          continuous_update=False, style=style),
     }
     figures: OrderedDict = OrderedDict()  # (V, d, layers, MLP ratio) → _BreakdownFigure, the few last shown
@@ -124,4 +126,4 @@ def breakdown_panel(tie: bool = True) -> TiePanel:
         return PanelResult(shown.figure, numbers, png=shown.live.png())
 
     return TiePanel(compute, controls=controls, tie=tie,
-                    title="Where the parameters of a GPT-style model are, tied or untied")
+                    title=N_("Where the parameters of a GPT-style model are, tied or untied"))

@@ -10,6 +10,7 @@ Nothing heavy is imported.
 
 from __future__ import annotations
 
+from lmtie_edu.shared.language import tr
 from lmtie_edu.shared.validation import check_bool, check_number, check_positive_int
 
 MAX_MLP_RATIO = 1000
@@ -46,8 +47,8 @@ def gpt_parameter_breakdown(vocab_size, d_model, n_layers, *, d_ff=None, n_posit
 def d_ff_from_ratio(d_model: int, mlp_ratio: float) -> int:
     """MLP width ``round(mlp_ratio · d)`` (GPT-2 uses 4); the ratio must be a positive number."""
     d = check_positive_int(d_model, "d_model")
-    check_number(mlp_ratio, "mlp_ratio", minimum=0, strict=True, expected="a positive number (GPT-2 uses 4)")
+    check_number(mlp_ratio, "mlp_ratio", minimum=0, strict=True, expected=tr("a positive number (GPT-2 uses 4)"))
     if mlp_ratio > MAX_MLP_RATIO:
-        raise ValueError(f"mlp_ratio must be at most {MAX_MLP_RATIO} (real models use 2.7 to 8; a larger ratio is a "
-                         f"typo, and a huge one has no integer width); got {mlp_ratio!r}")
+        raise ValueError(tr("mlp_ratio must be at most {limit} (real models use 2.7 to 8; a larger ratio is a typo, "
+                            "and a huge one has no integer width); got {ratio!r}", limit=MAX_MLP_RATIO, ratio=mlp_ratio))
     return max(1, round(mlp_ratio * d))

@@ -2,6 +2,8 @@
 
 import math
 
+from lmtie_edu.shared.language import N_, tr
+
 # (V, d, layers) of GPT-style models: GPT-2 small, GPT-2 XL and two made-up ones
 GPT_SHAPES = [(50_257, 768, 12), (50_257, 1600, 48), (32_000, 512, 6), (100_000, 2048, 24)]
 
@@ -31,19 +33,27 @@ def shares_where(got, V, d, total, ties) -> str:
     """Which denominator each of the learner's two shares divides V·d by."""
     saving = V * d
     tied = total if ties else total - saving
-    known = {tied: "the tied total", tied + saving: "the untied total", tied - saving: "the non-vocabulary total"}
+    known = {tied: N_("the tied total"), tied + saving: N_("the untied total"),
+             tied - saving: N_("the non-vocabulary total")}
     notes = []
     for label, value, denominator in (("first", got[0], tied), ("second", got[1], tied + saving)):
-        expected = f"V·d / {denominator:,} ({known[denominator]})"
+        expected = tr("V·d / {denominator:,} ({total})", denominator=denominator, total=tr(known[denominator]))
         if close(value, saving / denominator):
             continue
         if value <= 0:
-            notes.append(f"your {label} share is {value}, it should be {expected}")
+            notes.append(tr(_SHARE_IS[label], value=value, expected=expected))
             continue
         implied = saving / value
-        name = next((f" ({text})" for n, text in known.items() if math.isclose(implied, n, rel_tol=1e-9)), "")
-        notes.append(f"your {label} share is V·d / {implied:,.0f}{name}, it should be {expected}")
-    return "; ".join(notes)
+        name = next((tr(" ({total})", total=tr(text)) for n, text in known.items()
+                     if math.isclose(implied, n, rel_tol=1e-9)), "")
+        notes.append(tr(_SHARE_DIVIDES[label], implied=format(implied, ",.0f"), name=name, expected=expected))
+    return tr("; ").join(notes)
+
+
+_SHARE_IS = {"first": N_("your first share is {value}, it should be {expected}"),
+             "second": N_("your second share is {value}, it should be {expected}")}
+_SHARE_DIVIDES = {"first": N_("your first share is V·d / {implied}{name}, it should be {expected}"),
+                  "second": N_("your second share is V·d / {implied}{name}, it should be {expected}")}
 
 
 def multiple_of_d(n: int, d: int) -> str:
@@ -54,18 +64,21 @@ def config_where(got, expected, V, d) -> str:
     """How the learner's (saved, share) pair differs: the count saved, and the total its share implies."""
     notes = []
     if got[0] != expected[0]:
-        notes.append(f"parameters saved: {got[0]:,} where {expected[0]:,} is expected"
-                     + (" (V·d, the matrix the model would share if it tied)" if got[0] == V * d else ""))
+        notes.append(tr("parameters saved: {got:,} where {expected:,} is expected", got=got[0], expected=expected[0])
+                     + (tr(" (V·d, the matrix the model would share if it tied)") if got[0] == V * d else ""))
     if not close(got[1], expected[1]):
         if got[1] > 0 and got[0] > 0 and expected[1] > 0:
             implied, total = got[0] / got[1], expected[0] / expected[1]
             gap = round(total - implied)
-            side = f"{abs(gap):,}{multiple_of_d(abs(gap), d)} {'smaller' if gap > 0 else 'larger'}"
-            notes.append(f"your share divides by {implied:,.0f}; the published total is {total:,.0f}: yours is "
-                         f"{side} (d = {d:,})")
+            message = (N_("your share divides by {implied:,.0f}; the published total is {total:,.0f}: yours is "
+                          "{gap:,}{multiple} smaller (d = {d:,})") if gap > 0 else
+                       N_("your share divides by {implied:,.0f}; the published total is {total:,.0f}: yours is "
+                          "{gap:,}{multiple} larger (d = {d:,})"))
+            notes.append(tr(message, implied=implied, total=total, gap=abs(gap),
+                            multiple=multiple_of_d(abs(gap), d), d=d))
         else:
-            notes.append(f"share: {got[1]} where {expected[1]} is expected")
-    return "; ".join(notes)
+            notes.append(tr("share: {got} where {expected} is expected", got=got[1], expected=expected[1]))
+    return tr("; ").join(notes)
 
 
 def vocab_where(got: int, share, d, non_vocab) -> str:
@@ -74,8 +87,10 @@ def vocab_where(got: int, share, d, non_vocab) -> str:
         return V * d / (non_vocab + V * d)
 
     if got < 1:
-        return f"V must be a positive number of tokens; got {got}"
+        return tr("V must be a positive number of tokens; got {got}", got=got)
     if reached(got) < share:
-        return f"your V gives V·d / (N + V·d) = {reached(got):.7g}, below the target {share}"
-    return (f"your V reaches {reached(got):.7g} ≥ {share}, but so does V − 1 = {got - 1:,} "
-            f"({reached(got - 1):.7g}): it is not the smallest")
+        return tr("your V gives V·d / (N + V·d) = {reached:.7g}, below the target {share}", reached=reached(got),
+                  share=share)
+    return tr("your V reaches {reached:.7g} ≥ {share}, but so does V − 1 = {previous:,} ({previous_reached:.7g}): it "
+              "is not the smallest", reached=reached(got), share=share, previous=got - 1,
+              previous_reached=reached(got - 1))

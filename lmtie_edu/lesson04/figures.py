@@ -15,6 +15,7 @@ import torch
 from matplotlib.patches import Patch
 
 from lmtie_edu.kit.plotting import new_figure
+from lmtie_edu.shared.language import tr
 from lmtie_edu.shared.validation import check_number
 
 ROW_KEYS = ("name", "vocab_size", "d_model", "ties", "tied_total", "untied_total")
@@ -22,27 +23,30 @@ ROW_KEYS = ("name", "vocab_size", "d_model", "ties", "tied_total", "untied_total
 
 def _check_rows(rows) -> list[Mapping]:
     if isinstance(rows, Mapping) or not isinstance(rows, Iterable) or isinstance(rows, str):
-        raise TypeError(f"rows must be a list of dicts with keys {list(ROW_KEYS)}; got {type(rows).__name__}")
+        raise TypeError(tr("rows must be a list of dicts with keys {keys}; got {type}", keys=list(ROW_KEYS),
+                           type=type(rows).__name__))
     rows = list(rows)
     if not rows:
-        raise ValueError("rows is empty: count at least one model first")
+        raise ValueError(tr("rows is empty: count at least one model first"))
     checked = []
     for row in rows:
         if not isinstance(row, Mapping) or any(k not in row for k in ROW_KEYS):
             got = sorted(row) if isinstance(row, Mapping) else type(row).__name__
-            raise TypeError(f"each row must be a dict with keys {list(ROW_KEYS)}; got {got}")
+            raise TypeError(tr("each row must be a dict with keys {keys}; got {got}", keys=list(ROW_KEYS), got=got))
         if not isinstance(row["name"], str):
-            raise TypeError(f"each row's name must be a str (the label drawn); got {row['name']!r}")
+            raise TypeError(tr("each row's name must be a str (the label drawn); got {name!r}", name=row["name"]))
         for key in ROW_KEYS[1:]:
             value = row[key]
             ok = (isinstance(value, (bool, np.bool_)) if key == "ties"
                   else isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)))
             if not ok or (key != "ties" and value < 1):
-                raise ValueError(f"row {row['name']!r}: {key} must be {'True or False' if key == 'ties' else 'an integer >= 1'}"
-                                 f"; got {value!r}")
+                message = (tr("row {name!r}: {key} must be True or False; got {value!r}") if key == "ties"
+                           else tr("row {name!r}: {key} must be an integer >= 1; got {value!r}"))
+                raise ValueError(message.format(name=row["name"], key=key, value=value))
         if row["untied_total"] <= row["tied_total"]:
-            raise ValueError(f"row {row['name']!r}: the untied total must exceed the tied total "
-                             f"(it holds one more V×d matrix); got {row['untied_total']:,} <= {row['tied_total']:,}")
+            raise ValueError(tr("row {name!r}: the untied total must exceed the tied total (it holds one more V×d "
+                                "matrix); got {untied:,} <= {tied:,}", name=row["name"], untied=row["untied_total"],
+                                tied=row["tied_total"]))
         # NumPy numbers are fine; the figures compute with Python ones
         checked.append({**row, "ties": bool(row["ties"]), **{k: int(row[k]) for k in ROW_KEYS[1:] if k != "ties"}})
     return checked
@@ -52,29 +56,31 @@ def _as_array(values, what: str) -> np.ndarray:
     """Numbers as a float array; a tensor may require grad (it is detached), a meta tensor has no values."""
     if isinstance(values, torch.Tensor):
         if values.is_meta:
-            raise ValueError(f"{what} is a meta tensor (a shape without values); compute it on the CPU")
+            raise ValueError(tr("{what} is a meta tensor (a shape without values); compute it on the CPU", what=what))
         values = values.detach().cpu().double()
     try:
         return np.asarray(values, dtype=float)
     except (TypeError, ValueError):
-        raise TypeError(f"{what} must be numeric arrays (a list, array or tensor of numbers)") from None
+        raise TypeError(tr("{what} must be numeric arrays (a list, array or tensor of numbers)", what=what)) from None
 
 
 def _check_curves(curves) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     if not isinstance(curves, Mapping) or not curves:
-        raise TypeError(f"curves must be a non-empty dict {{label: (x, share)}}; got {type(curves).__name__}")
+        raise TypeError(tr("curves must be a non-empty dict {{label: (x, share)}}; got {type}",
+                           type=type(curves).__name__))
     checked = {}
     for label, pair in curves.items():
         if isinstance(pair, (str, bytes, Mapping)) or not isinstance(pair, Iterable) or len(list(pair)) != 2:
-            raise TypeError(f"curve {label!r} must be a pair (x, share) of numeric arrays")
-        x, share = (_as_array(a, f"curve {label!r}: {part}") for a, part in zip(pair, ("x", "share"), strict=True))
+            raise TypeError(tr("curve {label!r} must be a pair (x, share) of numeric arrays", label=label))
+        x, share = (_as_array(a, tr("curve {label!r}: {part}", label=label, part=part)) for a, part in zip(pair, ("x", "share"), strict=True))
         if x.ndim != 1 or x.shape != share.shape or x.size < 2:
-            raise ValueError(f"curve {label!r}: x and share must be 1-D arrays of the same length >= 2; "
-                             f"got shapes {x.shape} and {share.shape}")
+            raise ValueError(tr("curve {label!r}: x and share must be 1-D arrays of the same length >= 2; got shapes "
+                                "{x} and {share}", label=label, x=x.shape, share=share.shape))
         if not (np.isfinite(x).all() and np.isfinite(share).all() and (x > 0).all()):
-            raise ValueError(f"curve {label!r}: x must be positive and every value finite (no NaN or inf)")
+            raise ValueError(tr("curve {label!r}: x must be positive and every value finite (no NaN or inf)",
+                                label=label))
         if ((share <= 0) | (share >= 1)).any():
-            raise ValueError(f"curve {label!r}: a share must lie strictly between 0 and 1")
+            raise ValueError(tr("curve {label!r}: a share must lie strictly between 0 and 1", label=label))
         checked[str(label)] = (x, share)
     return checked
 
@@ -115,11 +121,11 @@ def share_vs_size_figure(rows, curves):
     ax.set_yscale("log")
     ax.set_ylim(0.2, 100)
     _label_points(ax, [(r["tied_total"], 100 * _share_of_tied(r), r["name"], r["ties"]) for r in rows])
-    ax.set_xlabel("parameters of the tied model (log scale)")
-    ax.set_ylabel("V·d as % of the tied total (log scale)")
-    ax.set_title("At a fixed vocabulary the saved share falls fast with size\n"
-                 "(filled: ties; open: does not tie, plotted at the share it would save)", fontsize=10)
-    ax.legend(title="GPT-style curves, d / layers = 128", fontsize=8, title_fontsize=8)
+    ax.set_xlabel(tr("parameters of the tied model (log scale)"))
+    ax.set_ylabel(tr("V·d as % of the tied total (log scale)"))
+    ax.set_title(tr("At a fixed vocabulary the saved share falls fast with size\n"
+                    "(filled: ties; open: does not tie, plotted at the share it would save)"), fontsize=10)
+    ax.legend(title=tr("GPT-style curves, d / layers = 128"), fontsize=8, title_fontsize=8)
     ax.grid(True, which="major", alpha=0.3)
     return fig
 
@@ -134,10 +140,10 @@ def memory_figure(rows):
         gib = [size * r["vocab_size"] * r["d_model"] / 2**30 for r in rows]
         ax.bar(x + offset, gib, width=0.4, label=dtype, color=colour, hatch=hatch, edgecolor="white", linewidth=0)
     handles, _ = ax.get_legend_handles_labels()
-    handles.append(Patch(facecolor="lightgrey", edgecolor="white", hatch="///", label="hatched: does not tie"))
+    handles.append(Patch(facecolor="lightgrey", edgecolor="white", hatch="///", label=tr("hatched: does not tie")))
     ax.set_xticks(x, [r["name"] for r in rows], rotation=35, ha="right", fontsize=8)
-    ax.set_ylabel("GiB for one V×d matrix")
-    ax.set_title("Memory of one V×d matrix (weights only), in fp32 and bf16", fontsize=10)
+    ax.set_ylabel(tr("GiB for one V×d matrix"))
+    ax.set_title(tr("Memory of one V×d matrix (weights only), in fp32 and bf16"), fontsize=10)
     ax.legend(handles=handles, fontsize=8)
     return fig
 
@@ -150,10 +156,10 @@ def vocab_law_figure(rows, curves, *, anchor: tuple[float, float, str], dashed: 
     """
     rows, curves = _check_rows(rows), _check_curves(curves)
     if not (isinstance(anchor, tuple) and len(anchor) == 3):
-        raise TypeError(f"anchor must be a tuple (N_nv, share, label); got {anchor!r}")
+        raise TypeError(tr("anchor must be a tuple (N_nv, share, label); got {anchor!r}", anchor=anchor))
     n_nv, share, label = anchor
-    n_nv = check_number(n_nv, "anchor's N_nv", minimum=0, strict=True, expected="a positive number")
-    share = check_number(share, "anchor's share", minimum=0, maximum=1, strict=True)
+    n_nv = check_number(n_nv, tr("anchor's N_nv"), minimum=0, strict=True, expected=tr("a positive number"))
+    share = check_number(share, tr("anchor's share"), minimum=0, maximum=1, strict=True)
     fig, ax = new_figure(size=(8.0, 4.0), layout="constrained")  # static: crowded labels
     for name, (x, y) in curves.items():
         ax.plot(x, 100 * y, label=name, linestyle="--" if name == dashed else "-",
@@ -165,10 +171,12 @@ def vocab_law_figure(rows, curves, *, anchor: tuple[float, float, str], dashed: 
     ax.set_xlim(2e7, 1e12)
     _label_points(ax, [(r["tied_total"] - r["vocab_size"] * r["d_model"], 100 * _share_of_tied(r), r["name"],
                         r["ties"]) for r in rows])
-    ax.set_xlabel("non-vocabulary parameters N_nv (log scale)")
-    ax.set_ylabel("V·d as % of the tied total (log)")
-    ax.set_title(r"The share falls with size either way; a vocabulary growing as $N_v \propto N_{nv}^{0.83}$"
-                 " slows the fall", fontsize=10)
+    ax.set_xlabel(tr("non-vocabulary parameters N_nv (log scale)"))
+    ax.set_ylabel(tr("V·d as % of the tied total (log)"))
+    # A translation writes the law without $…$ (mathtext's font has no Chinese glyphs): "N_nv^{exponent}", where
+    # the exponent is "{0.83}" in English (TeX's braces) and "0.83" translated.
+    ax.set_title(tr(r"The share falls with size either way; a vocabulary growing as $N_v \propto N_{{nv}}^{exponent}$"
+                    " slows the fall", exponent=tr("{0.83}")), fontsize=10)
     ax.legend(fontsize=8)
     ax.grid(True, which="major", alpha=0.3)
     return fig

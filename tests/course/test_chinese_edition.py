@@ -25,6 +25,7 @@ LESSONS = catalogue.english_lessons()
 ENGLISH_RUN = re.compile(r"[A-Za-z][A-Za-z'’-]*(?:[ ,;:]+(?:[A-Za-z][A-Za-z'’-]*|\d+)){3,}")
 # An identifier-like word (snake_case, dotted, CamelCase with digits) is code, not English.
 CODE_WORD = re.compile(r"\S*[_.()\[\]=/<>@`]\S*|\S*[a-z][A-Z]\S*")
+FIELD = re.compile(r"\{[^{}]*\}")
 MARKDOWN_NOT_PROSE = [re.compile(pattern, re.DOTALL) for pattern in (
     r"```.*?```", r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)", r"\$\$.+?\$\$", r"\$[^$]+\$", r"\]\([^)]*\)",
     r"https?://\S+", r"<[^>]+>", r"(?<![*\w])\*(?!\s)[^*\n]+?\*(?!\*)")]
@@ -32,7 +33,8 @@ MARKDOWN_NOT_PROSE = [re.compile(pattern, re.DOTALL) for pattern in (
 
 def english_runs(text: str) -> list[str]:
     words_only = " ".join(word for word in text.split() if not CODE_WORD.fullmatch(word))
-    return [run for run in ENGLISH_RUN.findall(words_only) if len(re.findall(r"[A-Za-z]{2,}", run)) >= 4]
+    # four or more words with lower-case letters: model names and acronyms (BERT-base MLM, GPT-2 XL) are not prose
+    return [run for run in ENGLISH_RUN.findall(words_only) if len(re.findall(r"\b[A-Za-z]?[a-z]{2,}", run)) >= 4]
 
 
 def markdown_prose(source: str) -> str:
@@ -71,7 +73,7 @@ def what_a_learner_reads(notebook: dict) -> list[tuple[str, str]]:
         if cell["cell_type"] == "markdown":
             found.append((f"markdown cell {index}", markdown_prose(source)))
         elif cell["cell_type"] == "code":
-            found += [(f"code cell {index}", text.strip("\"'f"))
+            found += [(f"code cell {index}", FIELD.sub(" ", text).strip("\"'f"))  # an f-string's {code} is code
                       for _token, text in code_cells.messages(source)]
             found += [(f"output of cell {index}", output_text(output)) for output in cell.get("outputs", [])]
     found += [("a widget", text) for text in widget_texts(notebook)]
