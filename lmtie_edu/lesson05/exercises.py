@@ -5,6 +5,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from lmtie_edu.kit.exercises import Mismatch, exercise, expect_close, expect_type, forbid_autograd, hint
+from lmtie_edu.shared.language import N_, tr
 
 from . import solutions
 
@@ -43,29 +44,29 @@ SHARED = ("view", "detached view", "new Parameter", "view of a detached leaf")  
 
 
 @exercise(solutions.tie_status, hints=[
-    "A real tie needs two things at once: the decoder must read the very memory of W (so the two can never "
+    N_("A real tie needs two things at once: the decoder must read the very memory of W (so the two can never "
     "drift apart), and a gradient computed through the decoder must arrive at W (so W learns from both paths). "
-    "Test each property separately; equal values prove neither.",
-    "First compare where the two tensors' storage lives (section 2 has a helper that does it). If the memory "
+    "Test each property separately; equal values prove neither."),
+    N_("First compare where the two tensors' storage lives (section 2 has a helper that does it). If the memory "
     "differs, equal values mean a copy, different values an untied model. If it is shared, ask autograd "
     "whether anything computed from the decoder matrix reaches W — a tensor that does not require grad, or a "
-    "separate leaf Parameter, stops the gradient on its way."],
+    "separate leaf Parameter, stops the gradient on its way.")],
     mistakes={
-        "copy_called_tied": "equal values are not a tie: this decoder holds its own copy of Wᵀ in its own memory. "
-                            "It starts equal, and the first optimiser step moves the two apart.",
-        "detached_called_tied": "sharing memory is only half of a tie: this decoder is a detached view of W, so "
-                                "no gradient flows from it to W — W would learn from the encoder path alone.",
-        "new_parameter_called_tied": "a new nn.Parameter made from Wᵀ is detached, not tied: it wraps W's own "
+        "copy_called_tied": N_("equal values are not a tie: this decoder holds its own copy of Wᵀ in its own memory. "
+                            "It starts equal, and the first optimiser step moves the two apart."),
+        "detached_called_tied": N_("sharing memory is only half of a tie: this decoder is a detached view of W, so "
+                                "no gradient flows from it to W — W would learn from the encoder path alone."),
+        "new_parameter_called_tied": N_("a new nn.Parameter made from Wᵀ is detached, not tied: it wraps W's own "
                                      "memory (no copy is made), but it is a leaf of its own, so the decoder-path "
-                                     "gradient stops at it and never reaches W.",
-        "detached_leaf_called_tied": "requires_grad, grad_fn and is_leaf describe the decoder tensor, not where "
+                                     "gradient stops at it and never reaches W."),
+        "detached_leaf_called_tied": N_("requires_grad, grad_fn and is_leaf describe the decoder tensor, not where "
                                      "its gradient goes: this one is a view of W.detach().requires_grad_(), a new "
                                      "leaf over W's memory, so the decoder-path gradient stops at that leaf and "
-                                     "never reaches W. Ask autograd whether a gradient arrives at W itself.",
-        "shared_called_copy": "this decoder is not a copy: it reads W's own memory (its storage is W's storage). "
+                                     "never reaches W. Ask autograd whether a gradient arrives at W itself."),
+        "shared_called_copy": N_("this decoder is not a copy: it reads W's own memory (its storage is W's storage). "
                               "W.detach(), nn.Parameter(W.t()) and W.detach().requires_grad_() make new tensor "
                               "objects over the same memory, not new memory. Decide copy or not by comparing "
-                              "storages (section 2's same_memory), not tensor objects or gradients.",
+                              "storages (section 2's same_memory), not tensor objects or gradients."),
     })
 def tie_status(answer, solution):
     checked = 0
@@ -74,15 +75,17 @@ def tie_status(answer, solution):
             # the reference first, on a model of its own: the answer's model is built for the answer alone
             assert solution(model_that_ties_by(how, n_inputs, n_hidden, seed)) == status  # the reference agrees
             got = answer(model_that_ties_by(how, n_inputs, n_hidden, seed))
-            what = f"tie_status(a {n_inputs}→{n_hidden} autoencoder whose decoder is {how!r})"
+            what = tr("tie_status(a {n_inputs}→{n_hidden} autoencoder whose decoder is {how!r})", n_inputs=n_inputs,
+                      n_hidden=n_hidden, how=how)
             expect_type(got, str, what)
             if got not in STATUSES:
-                raise Mismatch(f"{what} must return one of {', '.join(map(repr, STATUSES))}", status, got)
+                raise Mismatch(tr("{what} must return one of {statuses}", what=what,
+                                  statuses=", ".join(map(repr, STATUSES))), status, got)
             if got != status:
                 mistake = CALLED_TIED.get(how) if got == "tied" else None
                 if got == "copy" and how in SHARED:
                     mistake = "shared_called_copy"
-                raise Mismatch(f"{what}: wrong answer", status, got, mistake=mistake)
+                raise Mismatch(tr("{what}: wrong answer", what=what), status, got, mistake=mistake)
             checked += 1
     return checked
 
@@ -95,24 +98,24 @@ def _gradient_paths(W, b, c, x):
 
 
 @exercise(solutions.tied_gradient, hints=[
-    "W is used twice, so its gradient is the sum of two gradients: the one it would get as the decoder alone "
+    N_("W is used twice, so its gradient is the sum of two gradients: the one it would get as the decoder alone "
     "and the one it would get as the encoder alone (section 2 checked this with autograd). Derive each with "
-    "the chain rule, as if they were two different matrices.",
-    "Start from the gradient at the reconstruction (the loss is a mean over all n·d entries). The decoder part "
+    "the chain rule, as if they were two different matrices."),
+    N_("Start from the gradient at the reconstruction (the loss is a mean over all n·d entries). The decoder part "
     "is the codes (transposed) times that output gradient. For the encoder part, send the output gradient back "
     "through the decoder to get the gradient at the codes, then multiply its transpose by the inputs. Check "
-    "that both parts have W's shape (h, d)."],
+    "that both parts have W's shape (h, d).")],
     mistakes={
-        "decoder_path_only": "this is the gradient W gets as the decoder only; as the encoder it gets a second "
-                             "term, and a tied matrix receives the sum of both.",
-        "encoder_path_only": "this is the gradient W gets as the encoder only; as the decoder it gets a second "
-                             "term, and a tied matrix receives the sum of both.",
-        "sum_not_mean": "your gradient is n·d times too large: the loss is the mean of the squared errors over "
-                        "all entries (n images × d pixels), not their sum.",
-        "missing_two": "your gradient is half the right one: the derivative of (x̂ − x)² is 2(x̂ − x), and "
-                       "F.mse_loss has no ½ in front to cancel the 2.",
-        "mean_over_images": "your gradient is d times too large: you divided by the number of images n only, "
-                            "but F.mse_loss averages over all n·d entries (images × pixels).",
+        "decoder_path_only": N_("this is the gradient W gets as the decoder only; as the encoder it gets a second "
+                             "term, and a tied matrix receives the sum of both."),
+        "encoder_path_only": N_("this is the gradient W gets as the encoder only; as the decoder it gets a second "
+                             "term, and a tied matrix receives the sum of both."),
+        "sum_not_mean": N_("your gradient is n·d times too large: the loss is the mean of the squared errors over "
+                        "all entries (n images × d pixels), not their sum."),
+        "missing_two": N_("your gradient is half the right one: the derivative of (x̂ − x)² is 2(x̂ − x), and "
+                       "F.mse_loss has no ½ in front to cancel the 2."),
+        "mean_over_images": N_("your gradient is d times too large: you divided by the number of images n only, "
+                            "but F.mse_loss averages over all n·d entries (images × pixels)."),
     })
 def tied_gradient(answer, solution):
     generator = torch.Generator().manual_seed(5)
@@ -150,22 +153,22 @@ def _pca_mistakes(train, test, k):
 
 
 @exercise(solutions.pca_reconstruction_mse, hints=[
-    "PCA's reconstruction is the closest point in an affine subspace fitted to the training rows: through "
+    N_("PCA's reconstruction is the closest point in an affine subspace fitted to the training rows: through "
     "their mean, along their k directions of largest variance. Project each test row onto it, then average "
-    "the squared errors.",
-    "Subtract the training mean (also from the test rows), take the top-k right singular vectors of the "
+    "the squared errors."),
+    N_("Subtract the training mean (also from the test rows), take the top-k right singular vectors of the "
     "centred training matrix, project the centred test rows onto their span and add the mean back. The "
-    "average runs over every entry (images × pixels); return it as a Python float."],
+    "average runs over every entry (images × pixels); return it as a Python float.")],
     mistakes={
-        "uncentred": "the subspace must pass through the training mean: without centring, the top directions "
-                     "mostly describe the mean digit and the floor comes out too high.",
-        "test_mean": "centre the test rows with the training mean: the model is fitted on the training set, and "
-                     "the test set's own mean is information a model could not have.",
-        "per_image_sum": "your error is d times too large: it sums the squared error over the pixels of each "
-                         "image; the lesson's error is the mean per pixel.",
-        "scalar_mean": "you centred with one number, the mean of all pixels (train.mean() without dim=0): the "
+        "uncentred": N_("the subspace must pass through the training mean: without centring, the top directions "
+                     "mostly describe the mean digit and the floor comes out too high."),
+        "test_mean": N_("centre the test rows with the training mean: the model is fitted on the training set, and "
+                     "the test set's own mean is information a model could not have."),
+        "per_image_sum": N_("your error is d times too large: it sums the squared error over the pixels of each "
+                         "image; the lesson's error is the mean per pixel."),
+        "scalar_mean": N_("you centred with one number, the mean of all pixels (train.mean() without dim=0): the "
                        "subspace must pass through the mean image, one mean per pixel, train.mean(dim=0) of "
-                       "shape (d,).",
+                       "shape (d,)."),
     })
 def pca_reconstruction_mse(answer, solution):
     generator = torch.Generator().manual_seed(5)
@@ -175,10 +178,10 @@ def pca_reconstruction_mse(answer, solution):
     data = low_rank + 0.1 * torch.randn(80, 6, generator=generator, dtype=torch.float64) + offset
     train, test = data[:60], data[60:]
     cases = [(train, test, 1), (train, test, 3), (train, train, 2)]
-    for tr, te, k in cases:
-        what = f"pca_reconstruction_mse(train {tuple(tr.shape)}, test {tuple(te.shape)}, k={k})"
-        expected, wrong = solution(tr.clone(), te.clone(), k), _pca_mistakes(tr, te, k)  # before the answer runs
-        got = answer(tr.clone(), te.clone(), k)  # copies: the answer may change them
+    for rows, held_out, k in cases:
+        what = f"pca_reconstruction_mse(train {tuple(rows.shape)}, test {tuple(held_out.shape)}, k={k})"
+        expected, wrong = solution(rows.clone(), held_out.clone(), k), _pca_mistakes(rows, held_out, k)  # before the answer runs
+        got = answer(rows.clone(), held_out.clone(), k)  # copies: the answer may change them
         expect_type(got, float, what)
         expect_close(got, expected, what, atol=1e-8, wrong=wrong)
     return len(cases)

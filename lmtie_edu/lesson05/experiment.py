@@ -21,6 +21,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from lmtie_edu.shared.language import N_, tr
 from lmtie_edu.shared.spread import mean_and_spread
 from lmtie_edu.shared.validation import (
     check_bool,
@@ -55,7 +56,7 @@ def load_digits_split(test_fraction: float = 0.25, seed: int = 0) -> DigitsSplit
     The split is computed once per setting; each call returns its own copy, which the learner may change.
     """
     test_fraction = check_number(test_fraction, "test_fraction", minimum=0.01, maximum=0.99,
-                                 expected="a number in [0.01, 0.99] (both sides need every digit)")
+                                 expected=tr("a number in [0.01, 0.99] (both sides need every digit)"))
     seed = check_positive_int(seed, "seed", minimum=0)
     cached = _split(test_fraction, seed)
     return DigitsSplit(*(t.clone() for t in (cached.train, cached.test, cached.train_labels, cached.test_labels)))
@@ -89,36 +90,40 @@ def check_model_args(n_inputs, n_hidden, tie, activation, output, init_std, seed
     check_positive_int(n_inputs, "n_inputs")
     check_positive_int(n_hidden, "n_hidden")
     if n_inputs * n_hidden > MAX_WEIGHTS:
-        raise ValueError(f"n_inputs × n_hidden must be at most {MAX_WEIGHTS:,} weights; got {n_inputs} × {n_hidden}")
+        raise ValueError(tr("n_inputs × n_hidden must be at most {limit:,} weights; got {n_inputs} × {n_hidden}",
+                            limit=MAX_WEIGHTS, n_inputs=n_inputs, n_hidden=n_hidden))
     check_bool(tie, "tie")
     check_choice(activation, "activation", ACTIVATIONS)
     check_choice(output, "output", OUTPUTS)
     if init_std is not None:
-        check_number(init_std, "init_std", minimum=0, strict=True, expected="a positive number or None (Glorot)")
+        check_number(init_std, "init_std", minimum=0, strict=True, expected=tr("a positive number or None (Glorot)"))
     check_positive_int(seed, "seed", minimum=0)
 
 
 def check_training_args(seeds, steps, batch_size, lr, eval_every, data) -> tuple[list[int], DigitsSplit]:
     """The arguments of :func:`train_seeds`: returns the seeds as a list and the data (default: the split)."""
     if isinstance(seeds, (str, bytes)) or not isinstance(seeds, Sequence):
-        raise TypeError(f"seeds must be a list of integers, e.g. [0, 1, 2]; got {seeds!r}")
+        raise TypeError(tr("seeds must be a list of integers, e.g. [0, 1, 2]; got {seeds!r}", seeds=seeds))
     seeds = [check_positive_int(s, "seed", minimum=0) for s in seeds]
     if not seeds:
-        raise ValueError("seeds must list at least one seed, e.g. [0, 1, 2]")
+        raise ValueError(tr("seeds must list at least one seed, e.g. [0, 1, 2]"))
     if len(seeds) > MAX_SEEDS:
-        raise ValueError(f"seeds must list at most {MAX_SEEDS} seeds (each trains a model); got {len(seeds)}")
+        raise ValueError(tr("seeds must list at most {limit} seeds (each trains a model); got {count}",
+                            limit=MAX_SEEDS, count=len(seeds)))
     if check_positive_int(steps, "steps") > MAX_STEPS:
-        raise ValueError(f"steps must be at most {MAX_STEPS:,} (the lesson uses 300; more would run for minutes); "
-                         f"got {steps:,}")
+        raise ValueError(tr("steps must be at most {limit:,} (the lesson uses 300; more would run for minutes); "
+                            "got {steps:,}", limit=MAX_STEPS, steps=steps))
     check_positive_int(eval_every, "eval_every")
-    check_number(lr, "lr", minimum=0, strict=True, expected="a positive learning rate, e.g. 0.01")
+    check_number(lr, "lr", minimum=0, strict=True, expected=tr("a positive learning rate, e.g. 0.01"))
     data = load_digits_split() if data is None else data
     if not isinstance(data, DigitsSplit):
-        raise TypeError(f"data must be a DigitsSplit (from load_digits_split()); got {type(data).__name__}")
+        raise TypeError(tr("data must be a DigitsSplit (from load_digits_split()); got {type}",
+                           type=type(data).__name__))
     check_images(data.train, "data.train")
     check_images(data.test, "data.test")
     if check_positive_int(batch_size, "batch_size") > len(data.train):
-        raise ValueError(f"batch_size must be at most the {len(data.train)} training images; got {batch_size}")
+        raise ValueError(tr("batch_size must be at most the {count} training images; got {batch_size}",
+                            count=len(data.train), batch_size=batch_size))
     return seeds, data
 
 
@@ -157,19 +162,21 @@ def summarise(runs: Sequence[Run], which: str = "test") -> tuple[float, float]:
     values = [r.final_test_mse if which == "test" else r.final_train_mse for r in runs]
     diverged = [r.seed for r, v in zip(runs, values, strict=True) if not math.isfinite(v)]
     if diverged:
-        raise ValueError(f"the runs with seeds {diverged} diverged (final {which} MSE is NaN or inf); "
-                         "lower lr or init_std before comparing means")
+        raise ValueError(tr("the runs with seeds {seeds} diverged (final {which} MSE is NaN or inf); "
+                            "lower lr or init_std before comparing means", seeds=diverged, which=which))
     return mean_and_spread(values)  # without overflow, however large the errors
 
 
-def check_runs(runs, what: str = "runs must be") -> list[Run]:
+def check_runs(runs, what: str = N_("runs must be")) -> list[Run]:
     """A non-empty list of :class:`Run`, each with at least one recorded point."""
     if isinstance(runs, Run) or not isinstance(runs, Sequence) or not runs \
             or not all(isinstance(r, Run) for r in runs):
-        raise TypeError(f"{what} a non-empty list of Run (what train_seeds returns); got {runs!r:.80}")
+        raise TypeError(tr("{what} a non-empty list of Run (what train_seeds returns); got {runs!r:.80}",
+                           what=tr(what), runs=runs))
     for run in runs:
         if not (run.steps and run.train_mse and run.test_mse):
-            raise ValueError(f"the run with seed {run.seed} has no recorded error (record() was never called)")
+            raise ValueError(tr("the run with seed {seed} has no recorded error (record() was never called)",
+                                seed=run.seed))
     return list(runs)
 
 
@@ -178,7 +185,8 @@ def principal_axes(train: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """Training mean (d,) and principal directions (rows of Vᵀ, by decreasing variance), in float64."""
     train = check_images(train, "train", None, torch.float64)
     if train.shape[0] < 2:
-        raise ValueError(f"train must hold at least 2 images (rows) to have principal axes; got {train.shape[0]}")
+        raise ValueError(tr("train must hold at least 2 images (rows) to have principal axes; got {count}",
+                            count=train.shape[0]))
     mean = train.mean(0)
     _, _, vh = torch.linalg.svd(train - mean, full_matrices=False)
     return mean, vh
@@ -187,7 +195,8 @@ def principal_axes(train: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
 def _check_components(k, vh: torch.Tensor) -> int:
     k = check_positive_int(k, "k (components)")
     if k > vh.shape[0]:
-        raise ValueError(f"k (components) must be at most {vh.shape[0]} (min of images and pixels); got {k}")
+        raise ValueError(tr("k (components) must be at most {limit} (min of images and pixels); got {k}",
+                            limit=vh.shape[0], k=k))
     return k
 
 
@@ -212,7 +221,7 @@ def pca_mse_curve(train: torch.Tensor, x: torch.Tensor, ks: Sequence[int]) -> li
     if isinstance(ks, (np.ndarray, torch.Tensor)) and ks.ndim == 1:
         ks = ks.tolist()  # an array of component counts is fine
     if isinstance(ks, (str, bytes)) or not isinstance(ks, Sequence) or not ks:
-        raise TypeError(f"ks must be a non-empty list of component counts, e.g. [1, 2, 4]; got {ks!r:.80}")
+        raise TypeError(tr("ks must be a non-empty list of component counts, e.g. [1, 2, 4]; got {ks!r:.80}", ks=ks))
     mean, vh = principal_axes(train)
     x = check_images(x, "x", mean.shape[0], torch.float64)
     ks = [_check_components(k, vh) for k in ks]
@@ -226,10 +235,11 @@ def subspace_overlap(weight: torch.Tensor, train: torch.Tensor) -> float:
     weight = check_images(weight.detach() if isinstance(weight, torch.Tensor) else weight, "weight",
                           vh.shape[1], torch.float64)  # k rows of d weights: checked like k images
     if weight.shape[0] > vh.shape[0]:
-        raise ValueError(f"weight must have at most {vh.shape[0]} rows (principal directions); got {weight.shape[0]}")
+        raise ValueError(tr("weight must have at most {limit} rows (principal directions); got {rows}",
+                            limit=vh.shape[0], rows=weight.shape[0]))
     if int(torch.linalg.matrix_rank(weight)) < weight.shape[0]:
-        raise ValueError(f"weight's {weight.shape[0]} rows must be linearly independent (a zero or repeated row spans "
-                         f"fewer than {weight.shape[0]} directions, so the overlap would mean nothing)")
+        raise ValueError(tr("weight's {rows} rows must be linearly independent (a zero or repeated row spans "
+                            "fewer than {rows} directions, so the overlap would mean nothing)", rows=weight.shape[0]))
     q, _ = torch.linalg.qr(weight.T)  # orthonormal basis of the row space, (d, k)
     return torch.linalg.svdvals(vh[:weight.shape[0]] @ q).square().mean().item()
 

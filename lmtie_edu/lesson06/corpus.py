@@ -20,6 +20,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from lmtie_edu.shared.language import tr
+
 # The generic pieces (locating gensim's test data, reading, tokenising, the corpus, the vocabulary) live in
 # lmtie_edu.shared.news_corpus, which lesson 08 uses too; their names stay importable from here.
 from lmtie_edu.shared.news_corpus import (  # noqa: F401
@@ -48,7 +50,7 @@ def unknown_rate(vocabulary: Vocabulary, tokens: Sequence[str]) -> float:
     """Fraction of ``tokens`` that the vocabulary maps to ``<unk>``."""
     tokens = _check_tokens(tokens)
     if not tokens:
-        raise ValueError("unknown_rate needs at least one token")
+        raise ValueError(tr("unknown_rate needs at least one token"))
     return sum(token not in vocabulary.index for token in tokens) / len(tokens)
 
 
@@ -73,16 +75,19 @@ def parse_similarity_lines(lines: Iterable[str], source: str) -> tuple[tuple[str
             continue
         fields = line.split("\t") if "\t" in line else line.split()
         if len(fields) < 3:
-            raise ValueError(f"{source} line {number}: expected 'word1<TAB>word2<TAB>score'; got {line!r}")
+            raise ValueError(tr("{source} line {number}: expected 'word1<TAB>word2<TAB>score'; got {line!r}",
+                                source=source, number=number, line=line))
         try:
             score = float(fields[2])
         except ValueError:
-            raise ValueError(f"{source} line {number}: the score must be a number; got {fields[2]!r}") from None
+            raise ValueError(tr("{source} line {number}: the score must be a number; got {score!r}", source=source,
+                                number=number, score=fields[2])) from None
         if not math.isfinite(score):
-            raise ValueError(f"{source} line {number}: the score must be finite; got {fields[2]!r}")
+            raise ValueError(tr("{source} line {number}: the score must be finite; got {score!r}", source=source,
+                                number=number, score=fields[2]))
         pairs.append((fields[0].lower(), fields[1].lower(), score))
     if not pairs:
-        raise ValueError(f"{source} contains no word pairs")
+        raise ValueError(tr("{source} contains no word pairs", source=source))
     return tuple(pairs)
 
 
@@ -95,9 +100,9 @@ def load_similarity_benchmark(name: str = "simlex999", path=None) -> SimilarityB
     path = Path(path)
     shown = _display_name(path)
     if not path.is_file():
-        raise FileNotFoundError(f"benchmark file {shown} does not exist")
+        raise FileNotFoundError(tr("benchmark file {file} does not exist", file=shown))
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        raise ValueError(f"benchmark file {shown} is not UTF-8 text") from None
+        raise ValueError(tr("benchmark file {file} is not UTF-8 text", file=shown)) from None
     return SimilarityBenchmark(name, parse_similarity_lines(text.splitlines(), shown))

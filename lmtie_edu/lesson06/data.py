@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import torch
 
+from lmtie_edu.shared.language import tr
 from lmtie_edu.shared.news_corpus import lee_vocabulary, split_articles  # shared with lesson 08
 from lmtie_edu.shared.training import make_windows
 from lmtie_edu.shared.validation import check_positive_int
@@ -50,7 +51,8 @@ def lesson_data(vocab_size: int = 2000, context: int = 3) -> LessonData:
     vocab_size = check_positive_int(vocab_size, "vocab_size", minimum=3)
     context = check_positive_int(context, "context")
     if context > 50:
-        raise ValueError(f"context must be at most 50 tokens (a validation half has a few thousand); got {context}")
+        raise ValueError(tr("context must be at most 50 tokens (a validation half has a few thousand); got {context}",
+                            context=context))
     key = (vocab_size, context)
     if key not in _CACHE:
         corpus, vocabulary = lee_vocabulary(vocab_size)
@@ -64,10 +66,11 @@ def lesson_data(vocab_size: int = 2000, context: int = 3) -> LessonData:
 
 def _check_articles(data: LessonData, articles: int) -> int:
     if not isinstance(data, LessonData):
-        raise TypeError(f"data must come from lesson_data(); got {type(data).__name__}")
+        raise TypeError(tr("data must come from lesson_data(); got {type}", type=type(data).__name__))
     articles = check_positive_int(articles, "articles")
     if articles > len(data.train_articles):
-        raise ValueError(f"articles must be at most {len(data.train_articles)} (the training articles); got {articles}")
+        raise ValueError(tr("articles must be at most {limit} (the training articles); got {articles}",
+                            limit=len(data.train_articles), articles=articles))
     return articles
 
 

@@ -6,6 +6,7 @@ import math
 import torch
 
 from lmtie_edu.kit.exercises import Mismatch, exercise, expect_close, expect_equal, expect_type, hint
+from lmtie_edu.shared.language import N_, tr
 
 from . import solutions
 
@@ -23,23 +24,23 @@ def _width_parameters(V, d, c, H, tie):
 
 
 @exercise(solutions.tied_width, hints=[
-    "Write the parameter count of a TinyLM as a function of its width d, tied and untied: which parts grow "
-    "with d? The untied model's count at d_model is the budget.",
-    "Untied: 2·V·d for E and O, plus the MLP, c·d·H + H (first layer and its bias) and H·d + d (second layer "
-    "and its bias); tied, one V·d. Increase d from d_model while the tied count at d + 1 still fits the budget."],
+    N_("Write the parameter count of a TinyLM as a function of its width d, tied and untied: which parts grow "
+    "with d? The untied model's count at d_model is the budget."),
+    N_("Untied: 2·V·d for E and O, plus the MLP, c·d·H + H (first layer and its bias) and H·d + d (second layer "
+    "and its bias); tied, one V·d. Increase d from d_model while the tied count at d + 1 still fits the budget.")],
     mistakes={
-        "doubled_width": "you balanced the V×d matrices only (V·d' = 2·V·d gives d' = 2·d). The MLP grows with the "
+        "doubled_width": N_("you balanced the V×d matrices only (V·d' = 2·V·d gives d' = 2·d). The MLP grows with the "
                          "width too (c·d·H + H·d + d numbers), so a wider tied model also pays for a wider MLP and "
-                         "affords less than twice the width.",
-        "same_width": "d_model itself would be the answer only if the tie saved nothing. At width d_model the tied "
+                         "affords less than twice the width."),
+        "same_width": N_("d_model itself would be the answer only if the tie saved nothing. At width d_model the tied "
                       "model has V·d fewer parameters than the untied one, so it can be wider. (Counting the shared "
-                      "matrix twice — state_dict() lists it under both names — gives this answer.)",
-        "over_budget": "a tied model of your width has more parameters than the untied model: you rounded up, or "
+                      "matrix twice — state_dict() lists it under both names — gives this answer.)"),
+        "over_budget": N_("a tied model of your width has more parameters than the untied model: you rounded up, or "
                        "left something out of the count (the two Linear layers' biases are H + d numbers). The "
-                       "answer is the largest width that still fits the budget.",
-        "below_budget": "one width short: at the expected width the tied model has exactly as many parameters as "
+                       "answer is the largest width that still fits the budget."),
+        "below_budget": N_("one width short: at the expected width the tied model has exactly as many parameters as "
                         "the untied one, and \"no more than\" includes equal — your count stopped while it was "
-                        "still strictly below the budget.",
+                        "still strictly below the budget."),
     })
 def tied_width(answer, solution):
     for V, d, c, H in _WIDTH_CASES:
@@ -58,21 +59,21 @@ _PERPLEXITY_CASES = [(145.5, 4.6, 0.257), (200.0, 7.0, 0.132), (80.0, 3.0, 0.0),
 
 
 @exercise(solutions.combined_perplexity, hints=[
-    "Perplexities do not average. What averages over the targets is the cross-entropy, and a perplexity is "
-    "the exponential of a mean cross-entropy.",
-    "Turn each of the two perplexities back into the mean cross-entropy it came from (a logarithm), take the "
-    "mean of the two weighted by how many targets each kind has, and turn the result into a perplexity again."],
+    N_("Perplexities do not average. What averages over the targets is the cross-entropy, and a perplexity is "
+    "the exponential of a mean cross-entropy."),
+    N_("Turn each of the two perplexities back into the mean cross-entropy it came from (a logarithm), take the "
+    "mean of the two weighted by how many targets each kind has, and turn the result into a perplexity again.")],
     mistakes={
-        "averaged_perplexities": "you averaged the two perplexities. A perplexity is the exponential of a mean "
+        "averaged_perplexities": N_("you averaged the two perplexities. A perplexity is the exponential of a mean "
                                  "cross-entropy, so the averaging happens on the log scale: the result is a "
                                  "weighted geometric mean, much lower than the arithmetic one when the two differ "
-                                 "a lot (a few easy <unk> targets pull the perplexity down strongly).",
-        "swapped_shares": "the weights are swapped: `unk_share` is the share of <unk> targets, so it weighs the "
-                          "<unk> perplexity, and the rest (1 − unk_share) weighs the real words.",
-        "unweighted": "you gave both kinds of target the same weight; each kind counts as often as it occurs, "
-                      "so weigh by the shares.",
-        "no_exponential": "you returned the mean cross-entropy (nats per target), the weighted mean of the two "
-                          "logarithms; the perplexity is its exponential.",
+                                 "a lot (a few easy <unk> targets pull the perplexity down strongly)."),
+        "swapped_shares": N_("the weights are swapped: `unk_share` is the share of <unk> targets, so it weighs the "
+                          "<unk> perplexity, and the rest (1 − unk_share) weighs the real words."),
+        "unweighted": N_("you gave both kinds of target the same weight; each kind counts as often as it occurs, "
+                      "so weigh by the shares."),
+        "no_exponential": N_("you returned the mean cross-entropy (nats per target), the weighted mean of the two "
+                          "logarithms; the perplexity is its exponential."),
     })
 def combined_perplexity(answer, solution):
     for words, unk, share in _PERPLEXITY_CASES:
@@ -87,7 +88,7 @@ def combined_perplexity(answer, solution):
                  "unweighted": math.sqrt(words * unk),
                  "no_exponential": math.log(expected)}
         mistake = next((key for key, value in wrong.items() if math.isclose(got, value, rel_tol=1e-6)), None)
-        raise Mismatch(f"{what}: wrong value", round(expected, 3), round(got, 3) if math.isfinite(got) else got,
+        raise Mismatch(tr("{what}: wrong value", what=what), round(expected, 3), round(got, 3) if math.isfinite(got) else got,
                        mistake=mistake)
     return len(_PERPLEXITY_CASES)
 
@@ -143,42 +144,43 @@ def _same(a, b) -> bool:
 
 
 @exercise(solutions.gradient_step_counts, hints=[
-    "Two different questions, one per side. A row of E gets a gradient when the lookup reads it; a row of O "
+    N_("Two different questions, one per side. A row of E gets a gradient when the lookup reads it; a row of O "
     "gets one whenever its score enters the loss — and the softmax gives every word a score. Tied, ask which "
-    "matrix the gradient lands in.",
-    "Untied: for each step, mark the ids that occur in that step's inputs (once per step, however often they "
+    "matrix the gradient lands in."),
+    N_("Untied: for each step, mark the ids that occur in that step's inputs (once per step, however often they "
     "occur; torch.bincount with minlength=vocab_size, then > 0) and add the marks up; every output row counts "
-    "every step. Tied: E is O, so both counts are the count of the one matrix's rows."],
+    "every step. Tied: E is O, so both counts are the count of the one matrix's rows.")],
     mistakes={
-        "output_only_targets": "your output counts are the steps in which the word is a target. The softmax gives "
+        "output_only_targets": N_("your output counts are the steps in which the word is a target. The softmax gives "
                                "every word a probability, so every row of O gets a gradient at every step (p_j·h "
                                "for a wrong word: small, not zero) — lesson 03's correction of \"only the target "
-                               "row gets a gradient\".",
-        "counted_occurrences": "you counted how often each word is read, not in how many steps: a row read three "
+                               "row gets a gradient\"."),
+        "counted_occurrences": N_("you counted how often each word is read, not in how many steps: a row read three "
                                "times in one batch gets one gradient in that step (the three contributions are "
-                               "summed into it).",
-        "tied_as_untied": "for the tied model you returned the untied counts. After the tie E and O are one "
+                               "summed into it)."),
+        "tied_as_untied": N_("for the tied model you returned the untied counts. After the tie E and O are one "
                           "Parameter with one .grad, so a row gets a gradient whenever either use reaches it — "
                           "and the output side reaches every row at every step. That is what tying gives a rare "
-                          "word: its one row is trained at every step.",
-        "tied_summed": "you added the two sides' counts. Tied, the two contributions are summed into one gradient "
-                       "per step, so a row counts once per step: no count can exceed the number of steps.",
+                          "word: its one row is trained at every step."),
+        "tied_summed": N_("you added the two sides' counts. Tied, the two contributions are summed into one gradient "
+                       "per step, so a row counts once per step: no count can exceed the number of steps."),
     })
 def gradient_step_counts(answer, solution):
     cases = _gradient_cases()
     for batches, vocab_size, tie in cases:
         expected = solution([(x.clone(), y.clone()) for x, y in batches], vocab_size, tie)
         got = answer([(x.clone(), y.clone()) for x, y in batches], vocab_size, tie)
-        what = (f"gradient_step_counts({len(batches)} batches of shape {tuple(batches[0][0].shape)}, "
-                f"vocab_size={vocab_size}, tie={tie})")
+        what = tr("gradient_step_counts({count} batches of shape {shape}, vocab_size={vocab_size}, tie={tie})",
+                  count=len(batches), shape=tuple(batches[0][0].shape), vocab_size=vocab_size, tie=tie)
         if not isinstance(got, (tuple, list)) or len(got) != 2:
-            raise Mismatch(f"{what} must return a pair (input_counts, output_counts)", "a pair of tensors",
-                           type(got).__name__ if not isinstance(got, (tuple, list)) else f"{len(got)} items")
+            raise Mismatch(tr("{what} must return a pair (input_counts, output_counts)", what=what),
+                           tr("a pair of tensors"),
+                           type(got).__name__ if not isinstance(got, (tuple, list)) else tr("{count} items", count=len(got)))
         wrong = {key: pair for key, pair in _gradient_mistakes(batches, vocab_size, tie).items()
                  if not all(_same(w, e) for w, e in zip(pair, expected, strict=True))}
         mistake = next((key for key, pair in wrong.items()
                         if all(_same(g, w) for g, w in zip(got, pair, strict=True))), None)
-        for index, part in enumerate(("input counts (rows of E)", "output counts (rows of O)")):
-            expect_close(got[index], expected[index], f"{what}: the {part}",
+        for index, part in enumerate((N_("input counts (rows of E)"), N_("output counts (rows of O)"))):
+            expect_close(got[index], expected[index], tr("{what}: the {part}", what=what, part=tr(part)),
                          wrong={mistake: wrong[mistake][index]} if mistake else None)
     return len(cases)

@@ -19,6 +19,7 @@ from matplotlib.ticker import FuncFormatter
 from lmtie_edu.kit.live_figure import LiveFigure
 from lmtie_edu.kit.panels import PanelResult, TiePanel
 from lmtie_edu.kit.plotting import new_figure
+from lmtie_edu.shared.language import N_, tr
 from lmtie_edu.shared.validation import check_bool, check_choice, check_positive_int
 
 from .summaries import mean_and_spread, perplexity
@@ -31,13 +32,15 @@ RUN_KEYS = ("tie", "articles", "seed", "parameters", "eval_steps", "train_curve"
 def check_runs(runs) -> list[dict]:
     """Reject anything but a non-empty list of run dicts with every key the figures read."""
     if not isinstance(runs, list) or not runs:
-        raise TypeError(f"runs must be a non-empty list of run dicts (from train_one); got {type(runs).__name__}")
+        raise TypeError(tr("runs must be a non-empty list of run dicts (from train_one); got {type}",
+                           type=type(runs).__name__))
     for run in runs:
         if not isinstance(run, dict):
-            raise TypeError(f"each run must be a dict returned by train_one; got {type(run).__name__}")
+            raise TypeError(tr("each run must be a dict returned by train_one; got {type}", type=type(run).__name__))
         missing = [key for key in RUN_KEYS if key not in run]
         if missing:
-            raise ValueError(f"a run is missing the keys {missing}; expected the dict returned by train_one")
+            raise ValueError(tr("a run is missing the keys {missing}; expected the dict returned by train_one",
+                                missing=missing))
     return runs
 
 
@@ -62,12 +65,12 @@ def _turning_point(steps, mean) -> tuple[int, str]:
     """The step where a mean curve is lowest, and what it does afterwards."""
     best = int(mean.argmin())
     if best == len(steps) - 1:
-        return steps[best], "still falling at the last step"
-    return steps[best], f"lowest at step {steps[best]}, then rises"
+        return steps[best], tr("still falling at the last step")
+    return steps[best], tr("lowest at step {step}, then rises", step=steps[best])
 
 
 def _name(tie: bool) -> str:
-    return "tied" if tie else "untied"
+    return tr("tied") if tie else tr("untied")
 
 
 class _Curves:
@@ -93,8 +96,8 @@ class _Curves:
                                                       self.curves[setting]["select_curve"].mean(0))
                 ends[_name(setting)] = float(self.curves[setting]["train_curve"].mean(0)[-1])
         self.layers = {tie: self._layer(tie) for tie in ties if tie in self.curves}
-        select_ax.set_xlabel("training step")
-        select_ax.set_ylabel("selection-half perplexity")
+        select_ax.set_xlabel(tr("training step"))
+        select_ax.set_ylabel(tr("selection-half perplexity"))
         # y=1.0 (where matplotlib puts it anyway) fixes the title's place: placed automatically, a title hidden
         # while a LiveFigure draws its background would be moved off the figure
         select_ax.set_title("", fontsize=9, y=1.0)
@@ -103,17 +106,18 @@ class _Curves:
         # label the minor ticks 20, 50, 200, 500 only: labelling all of them crowds the axis
         train_ax.yaxis.set_minor_formatter(FuncFormatter(lambda value, _: f"{value:g}" if f"{value:.0e}"[0] in "25"
                                                          else ""))
-        train_ax.set_xlabel("training step")
-        train_ax.set_ylabel("training-batch perplexity (log scale)")
+        train_ax.set_xlabel(tr("training step"))
+        train_ax.set_ylabel(tr("training-batch perplexity (log scale)"))
         if len(ends) == 2:
-            lower = "both end level" if len(set(ends.values())) == 1 else f"{min(ends, key=ends.get)} ends lower"
-            train_ax.set_title(f"training batches (mean of each interval)\n{lower}", fontsize=9)
+            lower = tr("both end level") if len(set(ends.values())) == 1 else tr("{model} ends lower",
+                                                                                 model=min(ends, key=ends.get))
+            train_ax.set_title(tr("training batches (mean of each interval)\n{lower}", lower=lower), fontsize=9)
         else:
-            train_ax.set_title("training batches", fontsize=9)
+            train_ax.set_title(tr("training batches"), fontsize=9)
         right.axvline(articles, color="grey", linewidth=0.8, linestyle=":")
-        right.set_xlabel("training articles")
-        right.set_ylabel("report-half perplexity")
-        right.set_title("report half, mean over seeds\n(dotted line: the articles on the left)", fontsize=9)
+        right.set_xlabel(tr("training articles"))
+        right.set_ylabel(tr("report-half perplexity"))
+        right.set_title(tr("report half, mean over seeds\n(dotted line: the articles on the left)"), fontsize=9)
         self.suptitle = self.figure.suptitle("", fontsize=10, y=0.995)
 
     def _layer(self, tie: bool) -> list:
@@ -135,12 +139,12 @@ class _Curves:
             handles[train_ax].append(train[0])
         knob = sorted({run["articles"] for run in self.runs})
         for setting in (True, False):
-            for key, marker, style, label in (("final", "o", "-", "end of budget"),
-                                              ("early", "s", ":", "early-stopped")):
+            for key, marker, style, label in (("final", "o", "-", N_("end of budget")),
+                                              ("early", "s", ":", N_("early-stopped"))):
                 means = [mean_and_spread(_ppl(r[key]["all"]) for r in _select(self.runs, setting, a))[0]
                          for a in knob]
                 handles[right] += right.plot(knob, means, marker + style, color=TIE_COLOURS[setting],
-                                             label=f"{_name(setting)}, {label}",
+                                             label=tr("{model}, {when}", model=_name(setting), when=tr(label)),
                                              linewidth=2.2 if setting == tie else 1.2)
         artists += handles[right]
         for ax, size in ((select_ax, 8), (train_ax, 8), (right, 7)):
@@ -152,25 +156,27 @@ class _Curves:
         """Show the layer of ``tie`` and the titles naming it; returns the chosen model's numbers."""
         check_bool(tie, "tie")
         if tie not in self.layers:
-            raise ValueError(f"no {_name(tie)} runs with {self.articles} articles")
+            raise ValueError(tr("no {model} runs with {articles} articles", model=_name(tie), articles=self.articles))
         for setting, layer in self.layers.items():
             for artist in layer:
                 artist.set_visible(setting == tie)
         chosen = _select(self.runs, tie, self.articles)
-        self.axes[0].title.set_text(f"{self.articles} articles, selection half (▼ lowest)\n" + "\n".join(
-            f"{_name(setting)}: {self.points[setting][1]}" for setting in (tie, not tie) if setting in self.points))
-        self.suptitle.set_text(f"Tied (blue) vs untied (orange), {self.articles} articles: mean over {len(chosen)} "
-                               f"seeds, bands min–max; {_name(tie)} drawn thicker")
+        self.axes[0].title.set_text(tr("{articles} articles, selection half (▼ lowest)\n", articles=self.articles)
+                                    + "\n".join(tr("{model}: {point}", model=_name(setting), point=self.points[setting][1])
+                                                for setting in (tie, not tie) if setting in self.points))
+        self.suptitle.set_text(tr("Tied (blue) vs untied (orange), {articles} articles: mean over {seeds} "
+                                  "seeds, bands min–max; {model} drawn thicker", articles=self.articles,
+                                  seeds=len(chosen), model=_name(tie)))
         train, final, early = (mean_and_spread(_ppl(r[key]["all"]) for r in chosen)
                                for key in ("train", "final", "early"))
         return {
-            "model": _name(tie),
-            "training articles": self.articles,
-            "parameters": chosen[0]["parameters"],
-            "train perplexity (mean)": round(train[0], 1),
-            "report perplexity, end of budget (mean)": round(final[0], 1),
-            "report perplexity, end of budget (sd)": round(final[1], 1),
-            "report perplexity, early-stopped (mean)": round(early[0], 1),
+            N_("model"): _name(tie),
+            N_("training articles"): self.articles,
+            N_("parameters"): chosen[0]["parameters"],
+            N_("train perplexity (mean)"): round(train[0], 1),
+            N_("report perplexity, end of budget (mean)"): round(final[0], 1),
+            N_("report perplexity, end of budget (sd)"): round(final[1], 1),
+            N_("report perplexity, early-stopped (mean)"): round(early[0], 1),
         }
 
     def live(self) -> LiveFigure:
@@ -199,7 +205,7 @@ def learning_curves_figure(runs, *, tie: bool = True, articles: int | None = Non
     check_bool(tie, "tie")
     articles = _articles(runs, articles)
     if not _select(runs, tie, articles):
-        raise ValueError(f"no {_name(tie)} runs with {articles} articles")
+        raise ValueError(tr("no {model} runs with {articles} articles", model=_name(tie), articles=articles))
     curves = _Curves(runs, articles, ties=(tie,))
     return PanelResult(curves.figure, curves.show(tie))
 
@@ -212,7 +218,7 @@ def tying_panel(runs, *, tie: bool = True, articles: int | None = None) -> TiePa
     runs = copy.deepcopy(check_runs(runs))            # the runs as they were: a figure once drawn keeps them
     articles = _articles(runs, articles)
     control = widgets.Dropdown(options=sorted({run["articles"] for run in runs}), value=articles,
-                               description="articles")
+                               description=tr("articles"))
     figures = {}                                       # articles → (_Curves, LiveFigure)
 
     def compute(tie, articles):
@@ -224,7 +230,7 @@ def tying_panel(runs, *, tie: bool = True, articles: int | None = None) -> TiePa
         return PanelResult(curves.figure, numbers, png=live.png())
 
     return TiePanel(compute, controls={"articles": control}, tie=tie,
-                    title="Tied vs untied: learning curves (stored runs, no retraining)")
+                    title=N_("Tied vs untied: learning curves (stored runs, no retraining)"))
 
 
 def gradient_counts_figure(input_fraction: torch.Tensor, output_fraction: torch.Tensor, counts: torch.Tensor,
@@ -235,26 +241,27 @@ def gradient_counts_figure(input_fraction: torch.Tensor, output_fraction: torch.
     for name, values in (("input_fraction", input_fraction), ("output_fraction", output_fraction),
                          ("counts", counts)):
         if not isinstance(values, torch.Tensor):
-            raise TypeError(f"{name} must be a 1-D tensor with one value per vocabulary id; got {type(values).__name__}")
+            raise TypeError(tr("{name} must be a 1-D tensor with one value per vocabulary id; got {type}", name=name,
+                               type=type(values).__name__))
         if values.is_meta:
-            raise ValueError(f"{name} is a meta tensor (a shape without values); compute it on the CPU")
+            raise ValueError(tr("{name} is a meta tensor (a shape without values); compute it on the CPU", name=name))
         if values.dim() != 1 or values.shape != counts.shape:
-            raise ValueError(f"{name} must be a 1-D tensor with one value per vocabulary id, like counts "
-                             f"{tuple(getattr(counts, 'shape', ()))}")
+            raise ValueError(tr("{name} must be a 1-D tensor with one value per vocabulary id, like counts {shape}",
+                                name=name, shape=tuple(getattr(counts, 'shape', ()))))
     if len(counts) < 3:
-        raise ValueError(f"counts must hold at least 3 ids (<unk>, <eos> and a word); got {len(counts)}")
+        raise ValueError(tr("counts must hold at least 3 ids (<unk>, <eos> and a word); got {count}", count=len(counts)))
     fig, ax = new_figure(size=(7.0, 3.4), layout="constrained")
     words = torch.arange(2, len(counts))   # skip <unk> and <eos>
     order = words[torch.argsort(-counts[words], stable=True)]
     rank = torch.arange(1, len(order) + 1)
     ax.loglog(rank, input_fraction[order].double().clamp_min(0.5 / steps), ".", markersize=2,
-              label="input rows (untied embedding E)", color="tab:green")
-    ax.loglog(rank, output_fraction[order].double(), ".", markersize=2, label="output rows (untied head O)",
+              label=tr("input rows (untied embedding E)"), color="tab:green")
+    ax.loglog(rank, output_fraction[order].double(), ".", markersize=2, label=tr("output rows (untied head O)"),
               color="tab:orange")
-    ax.set_xlabel("word frequency rank in the training text (1 = most frequent)")
-    ax.set_ylabel("fraction of steps with a gradient")
-    ax.set_title("Every output row gets a gradient at every step;\n"
-                 "a rare word's input row in a few per cent of them", fontsize=10)
+    ax.set_xlabel(tr("word frequency rank in the training text (1 = most frequent)"))
+    ax.set_ylabel(tr("fraction of steps with a gradient"))
+    ax.set_title(tr("Every output row gets a gradient at every step;\n"
+                    "a rare word's input row in a few per cent of them"), fontsize=10)
     ax.legend(fontsize=8, loc="lower left", markerscale=5)
     return fig
 

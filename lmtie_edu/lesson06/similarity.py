@@ -10,6 +10,7 @@ import math
 import torch
 import torch.nn.functional as F
 
+from lmtie_edu.shared.language import tr
 from lmtie_edu.shared.validation import check_matrix, check_positive_int
 
 from .corpus import SPECIALS, Vocabulary
@@ -19,15 +20,17 @@ def nearest_neighbours(matrix: torch.Tensor, vocabulary: Vocabulary, word: str, 
     """The ``k`` words whose rows have the highest cosine with ``word``'s row (the word itself and the
     special tokens excluded), best first, as ``(word, cosine)``."""
     if not isinstance(vocabulary, Vocabulary):
-        raise TypeError(f"vocabulary must be a corpus.Vocabulary; got {type(vocabulary).__name__}")
+        raise TypeError(tr("vocabulary must be a corpus.Vocabulary; got {type}", type=type(vocabulary).__name__))
     check_matrix(matrix, "matrix", shape=(len(vocabulary), None))   # also rejects NaN/inf and meta tensors
     if not isinstance(word, str):
-        raise TypeError(f"word must be a str; got {word!r}")
+        raise TypeError(tr("word must be a str; got {word!r}", word=word))
     k = check_positive_int(k, "k")
     if k > len(vocabulary) - len(SPECIALS) - 1:
-        raise ValueError(f"k must be at most {len(vocabulary) - len(SPECIALS) - 1} (the other words); got {k}")
+        raise ValueError(tr("k must be at most {limit} (the other words); got {k}",
+                            limit=len(vocabulary) - len(SPECIALS) - 1, k=k))
     if word not in vocabulary:
-        raise ValueError(f"{word!r} is not in the vocabulary of {len(vocabulary)} words (it would be <unk>)")
+        raise ValueError(tr("{word!r} is not in the vocabulary of {size} words (it would be <unk>)", word=word,
+                            size=len(vocabulary)))
     unit = F.normalize(matrix.double(), dim=1)
     scores = unit @ unit[vocabulary.index[word]]
     scores[vocabulary.index[word]] = -math.inf

@@ -12,6 +12,7 @@ import numbers
 
 import torch
 
+from lmtie_edu.shared.language import tr
 from lmtie_edu.shared.spread import mean_and_spread
 
 __all__ = ["mean_and_spread", "perplexity"]
@@ -23,9 +24,10 @@ def perplexity(mean_cross_entropy) -> float:
             and not mean_cross_entropy.is_meta:
         mean_cross_entropy = mean_cross_entropy.item()
     if isinstance(mean_cross_entropy, bool) or not isinstance(mean_cross_entropy, numbers.Real):
-        raise TypeError(f"mean_cross_entropy must be a number (nats per token); got {mean_cross_entropy!r}")
+        raise TypeError(tr("mean_cross_entropy must be a number (nats per token); got {value!r}",
+                           value=mean_cross_entropy))
     if not mean_cross_entropy >= 0:
-        raise ValueError(f"mean cross-entropy must be a number >= 0 nats; got {mean_cross_entropy!r}")
+        raise ValueError(tr("mean cross-entropy must be a number >= 0 nats; got {value!r}", value=mean_cross_entropy))
     try:
         return math.exp(mean_cross_entropy)
     except OverflowError:  # above ≈ 709.78 nats the perplexity exceeds the largest float
