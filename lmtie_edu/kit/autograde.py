@@ -12,6 +12,8 @@ import importlib
 import sys
 from pathlib import Path
 
+from lmtie_edu.shared.language import tr
+
 from .exercises import REGISTRY
 from .grading import PACKAGE_DIR
 
@@ -59,6 +61,7 @@ def grade(lesson: str, name: str, answer) -> bool:
     if check is None or REGISTRY.get(name) is not check:
         problems.append(f"the check of {name} is not the one lmtie_edu.{lesson}.exercises declares")
     if problems:
-        print(f"❌ {name}: not graded — the grading code was changed in this kernel:\n   " + "\n   ".join(problems))
+        print(tr("❌ {name}: not graded — the grading code was changed in this kernel:", name=name) + "\n   "
+              + "\n   ".join(problems))
         return False
     return bool(check(answer))

@@ -128,7 +128,7 @@ def exercise(solution: Callable, *, hints: list[str] | tuple[str, ...], mistakes
                 return False, [tr("❌ {name}: this exercise asks you to work without {tool}; your code used it.",
                                   name=name, tool=tr(used.tool))]
             except Mismatch as wrong:
-                lines = [f"❌ {name}: {wrong.what}"]
+                lines = [tr("❌ {name}: {what}", name=name, what=wrong.what)]
                 expected, got = _short(wrong.expected), _short(wrong.got)
                 if (wrong.expected is not None or wrong.got is not None) and expected != got:
                     lines += [tr("   expected: {value}", value=expected), tr("   got:      {value}", value=got)]

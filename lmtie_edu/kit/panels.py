@@ -75,12 +75,13 @@ def report(numbers: Mapping) -> None:
         raise TypeError(f"report needs a dict of numbers or a PanelResult (e.g. panel.result){hint}; "
                         f"got {type(numbers).__name__}")
     for name, value in numbers.items():
-        print(f"{tr(name)}: {format_number(value)}")
+        print(tr("{name}: {value}", name=tr(name), value=format_number(value)))
 
 
 def _allowed(control) -> str:
     if hasattr(control, "options"):
-        return tr("one of {options}", options=list(getattr(control, "labels", None) or control.options))
+        values = [option[1] if isinstance(option, tuple) else option for option in control.options]
+        return tr("one of {options}", options=values)  # what set() accepts: the values, not their labels
     if hasattr(control, "min") and hasattr(control, "max"):
         return tr("a value in [{low}, {high}]", low=control.min, high=control.max)
     if isinstance(control, (widgets.Checkbox, widgets.ToggleButton)):

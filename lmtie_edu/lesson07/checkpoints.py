@@ -17,6 +17,8 @@ from collections.abc import Iterable, Mapping
 import torch
 from torch import nn
 
+from lmtie_edu.shared.language import tr
+
 from .checks import check_countable, check_model, check_state_dict
 
 
@@ -27,7 +29,8 @@ def count_unique_elements(tensors: Iterable[torch.Tensor] | Mapping) -> int:
     if isinstance(tensors, Mapping):
         tensors = tensors.values()
     if isinstance(tensors, (torch.Tensor, nn.Module, str, bytes)) or not isinstance(tensors, Iterable):
-        raise TypeError(f"pass an iterable of tensors (e.g. state_dict().values()); got {type(tensors).__name__}")
+        raise TypeError(tr("pass an iterable of tensors (e.g. state_dict().values()); got {type}",
+                           type=type(tensors).__name__))
     covered: dict[tuple[int, int], torch.Tensor] = {}  # (storage address, element size) -> element read?
     for tensor in map(check_countable, tensors):
         if tensor.numel() == 0:

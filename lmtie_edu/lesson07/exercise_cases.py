@@ -8,6 +8,7 @@ its arguments cannot change the expected answer).
 import torch
 from torch import nn
 
+from lmtie_edu.shared.language import N_, tr
 from lmtie_edu.shared.models import TinyLM
 from lmtie_edu.shared.seeding import seeded
 
@@ -31,34 +32,34 @@ def optimiser_cases():
         models = [TinyLM(10, 4, tie=tie) for tie in (True, True, False, False, True, False, False, False)]
     cases = []
     model = models[0]
-    cases.append(("tied, then the optimiser built", model, torch.optim.SGD(model.parameters(), lr=0.1)))
+    cases.append((N_("tied, then the optimiser built"), model, torch.optim.SGD(model.parameters(), lr=0.1)))
     model = models[1]
-    cases.append(("tied, then an optimiser built with two groups (weight decay for matrices, none for vectors)",
+    cases.append((N_("tied, then an optimiser built with two groups (weight decay for matrices, none for vectors)"),
                   model, torch.optim.AdamW(_decay_groups(model))))
     model = models[2]
-    cases.append(("optimiser given only model.body.parameters()", model,
+    cases.append((N_("optimiser given only model.body.parameters()"), model,
                   torch.optim.SGD(model.body.parameters(), lr=0.1)))
     model = models[3]
     optimiser = torch.optim.SGD(model.parameters(), lr=0.1)
     shared = nn.Parameter(model.embedding.weight.detach().clone())
     model.embedding.weight = model.head.weight = shared
-    cases.append(("optimiser built, then a new shared Parameter tied in", model, optimiser))
+    cases.append((N_("optimiser built, then a new shared Parameter tied in"), model, optimiser))
     model = models[4]
     optimiser = torch.optim.SGD(model.parameters(), lr=0.1)
     model.head.weight = nn.Parameter(model.head.weight.detach().clone())
-    cases.append(("optimiser built, then the head untied", model, optimiser))
+    cases.append((N_("optimiser built, then the head untied"), model, optimiser))
     model = models[5]
     copies = [nn.Parameter(p.detach().clone()) for p in model.parameters()]
-    cases.append(("optimiser given equal-valued copies of every Parameter", model, torch.optim.SGD(copies, lr=0.1)))
+    cases.append((N_("optimiser given equal-valued copies of every Parameter"), model, torch.optim.SGD(copies, lr=0.1)))
     model = models[6]
     optimiser = torch.optim.SGD(model.parameters(), lr=0.1)
     model.head.weight = nn.Parameter(model.head.weight.data)  # a new object over the same memory
-    cases.append(("optimiser built, then the head re-wrapped in a new Parameter over its own memory",
+    cases.append((N_("optimiser built, then the head re-wrapped in a new Parameter over its own memory"),
                   model, optimiser))
     model = models[7]
     optimiser = torch.optim.AdamW(_decay_groups(model))
     model.head.weight = nn.Parameter(model.head.weight.detach().clone())
-    cases.append(("two groups (weight decay for matrices, none for vectors) built, then the head untied",
+    cases.append((N_("two groups (weight decay for matrices, none for vectors) built, then the head untied"),
                   model, optimiser))
     return cases
 
@@ -73,10 +74,10 @@ def _models():
     aliased.head.weight.data = aliased.embedding.weight.data  # one storage, still two Parameters
     shared = nn.Parameter(retied.embedding.weight.detach().clone())
     retied.embedding.weight = retied.head.weight = shared
-    return [("a model tied with tie()", tied), ("an untied model", untied),
-            ("a model whose head values were copied from the embedding", copied),
-            ("a model with head.weight.data = embedding.weight.data", aliased),
-            ("a model with one new Parameter put into both modules", retied)]
+    return [(N_("a model tied with tie()"), tied), (N_("an untied model"), untied),
+            (N_("a model whose head values were copied from the embedding"), copied),
+            (N_("a model with head.weight.data = embedding.weight.data"), aliased),
+            (N_("a model with one new Parameter put into both modules"), retied)]
 
 
 def state_dicts():
@@ -84,19 +85,19 @@ def state_dicts():
 
     Order matters for the diagnoses: each known wrong count first fails on a case where no other known
     wrong count gives the same number."""
-    cases = [(f"the state_dict() of {what}", model.state_dict()) for what, model in _models()]
-    cases.append(("a tied model's state dict after torch.save + torch.load",
+    cases = [(tr("the state_dict() of {model}", model=tr(what)), model.state_dict()) for what, model in _models()]
+    cases.append((N_("a tied model's state dict after torch.save + torch.load"),
                   torch_checkpoint(_models()[0][1].state_dict())[1]))
     with seeded(0):
         fused, flat, big = torch.randn(8, 4), torch.randn(20), torch.randn(10, 4)
-    cases.append(("the first 2 rows of a 10x4 matrix, saved alone (a slice: 8 of its storage's 40 elements)",
+    cases.append((N_("the first 2 rows of a 10x4 matrix, saved alone (a slice: 8 of its storage's 40 elements)"),
                   {"part": big[:2]}))
-    cases.append(("rows 1-2 and rows 6-7 of a 10x4 matrix, saved as two keys (the rows between are not saved)",
+    cases.append((N_("rows 1-2 and rows 6-7 of a 10x4 matrix, saved as two keys (the rows between are not saved)"),
                   {"embedding.weight": big[1:3], "head.weight": big[6:8]}))
-    cases.append(("a fused query/key matrix saved as its two halves (views of one tensor)",
+    cases.append((N_("a fused query/key matrix saved as its two halves (views of one tensor)"),
                   {"attention.query.weight": fused[:4], "attention.key.weight": fused[4:]}))
     tied_view = flat[4:].view(4, 4)
-    cases.append(("one flat buffer saved next to views into it (a bias, then a tied 4x4 matrix under two names)",
+    cases.append((N_("one flat buffer saved next to views into it (a bias, then a tied 4x4 matrix under two names)"),
                   {"flat_buffer": flat, "body.bias": flat[:4], "embedding.weight": tied_view,
                    "head.weight": tied_view}))
     return cases
@@ -108,9 +109,9 @@ def tied_models_and_optimisers():
     defaults); in the second, the tied matrix's group is not the first one."""
     cases = []
     for what, matrices_first, matrix_settings, vector_settings in (
-            ("an AdamW whose first group holds the matrices", True,
+            (N_("an AdamW whose first group holds the matrices"), True,
              {"lr": 0.02, "weight_decay": 0.1}, {"lr": 0.02, "weight_decay": 0.0}),
-            ("an AdamW whose first group holds the vectors, the second the matrices", False,
+            (N_("an AdamW whose first group holds the vectors, the second the matrices"), False,
              {"lr": 0.03, "weight_decay": 0.2}, {"lr": 0.05, "weight_decay": 0.0})):
         with seeded(0):  # the learner's random state is left alone
             model = TinyLM(10, 4, tie=True)

@@ -8,6 +8,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from lmtie_edu.kit.exercises import Mismatch, Shortcut, exercise, expect_equal, expect_type, hint
+from lmtie_edu.shared.language import N_, tr
 
 from . import solutions
 from .checkpoints import count_unique_elements
@@ -26,7 +27,7 @@ def _refuse_helper(answer, helper: str, where: str) -> None:
 
     code = getattr(getattr(answer, "function", None), "__code__", None)
     if code is not None and helper in set(names(code)):
-        raise Shortcut(f"{where}.{helper} (the lesson's own version of this exercise)")
+        raise Shortcut(tr("{where}.{helper} (the lesson's own version of this exercise)", where=where, helper=helper))
 
 
 # -- exercise 1: which Parameters will the optimiser never update? ----------------------------------
@@ -52,18 +53,20 @@ def _expect_untouched(before: tuple, after: tuple, call: str) -> None:
     (parameters, groups), (parameters_now, groups_now) = before, after
     pairs = zip(parameters, parameters_now, strict=True) if len(parameters) == len(parameters_now) else None
     if pairs is None or any(name != name_now or p is not p_now for (name, p), (name_now, p_now) in pairs):
-        raise Mismatch(f"{call}: your function changed the model's Parameters; it should only look at them",
-                       "the model's Parameter objects as given", "other Parameter objects")
+        raise Mismatch(tr("{call}: your function changed the model's Parameters; it should only look at them",
+                          call=call), tr("the model's Parameter objects as given"), tr("other Parameter objects"))
     held = [[id(p) for p in params] for params, _ in groups]
     held_now = [[id(p) for p in params] for params, _ in groups_now]
     if held != held_now or [s for _, s in groups] != [s for _, s in groups_now]:
         added = sum(map(len, held_now)) > sum(map(len, held))
-        raise Mismatch(f"{call}: your function changed the optimiser's parameter groups; it should only report "
-                       "the missing names and leave the optimiser as it was"
-                       + (" (adding the missing Parameters hides from its caller what it reports)" if added else ""),
-                       f"{len(groups)} group(s) holding {sum(map(len, held))} Parameter(s), unchanged",
-                       f"{len(groups_now)} group(s) holding {sum(map(len, held_now))} Parameter(s)"
-                       + ("" if held != held_now else ", with changed settings"))
+        raise Mismatch(tr("{call}: your function changed the optimiser's parameter groups; it should only report "
+                          "the missing names and leave the optimiser as it was", call=call)
+                       + (tr(" (adding the missing Parameters hides from its caller what it reports)") if added else ""),
+                       tr("{groups} group(s) holding {count} Parameter(s), unchanged", groups=len(groups),
+                          count=sum(map(len, held))),
+                       tr("{groups} group(s) holding {count} Parameter(s)", groups=len(groups_now),
+                          count=sum(map(len, held_now)))
+                       + ("" if held != held_now else tr(", with changed settings")))
 
 
 def _same_values(p, q) -> bool:
@@ -80,31 +83,31 @@ def _compared_tensors_with_in(error: BaseException) -> str | None:
 
 
 @exercise(solutions.not_in_optimiser,
-          hints=["An optimiser remembers the Parameter objects it was given, in its parameter groups. The "
+          hints=[N_("An optimiser remembers the Parameter objects it was given, in its parameter groups. The "
                  "Parameter a module uses now may be another object than the one the optimiser holds, even "
-                 "with equal values or the same memory.",
-                 "Go through the model's named parameters and ask, for each, whether that very object "
+                 "with equal values or the same memory."),
+                 N_("Go through the model's named parameters and ask, for each, whether that very object "
                  "(identity, not equality) is in any of the optimiser's groups; keep the names of those that "
-                 "are not, sorted."],
-          mistakes={"compared_values": "you compared values: an optimiser holding an equal-valued copy (or the "
+                 "are not, sorted.")],
+          mistakes={"compared_values": N_("you compared values: an optimiser holding an equal-valued copy (or the "
                     "old Parameter a new tie was cloned from) looks as if it held the model's Parameter, but "
-                    "it updates the copy. Compare the objects themselves.",
-                    "compared_memory": "you compared memory (data_ptr() or the storage): a Parameter re-wrapped "
+                    "it updates the copy. Compare the objects themselves."),
+                    "compared_memory": N_("you compared memory (data_ptr() or the storage): a Parameter re-wrapped "
                     "over the same memory is a new object that the optimiser does not hold, so its gradient "
-                    "is never applied. Compare the objects themselves.",
-                    "tensor_in_list": "asking whether a tensor is in a list of tensors compares it with each "
+                    "is never applied. Compare the objects themselves."),
+                    "tensor_in_list": N_("asking whether a tensor is in a list of tensors compares it with each "
                     "element using ==, which gives a tensor of booleans (or fails on different shapes), not "
-                    "one truth value. Compare objects by identity (or by their id()).",
-                    "first_group_only": "you looked only in the optimiser's first parameter group "
+                    "one truth value. Compare objects by identity (or by their id())."),
+                    "first_group_only": N_("you looked only in the optimiser's first parameter group "
                     "(param_groups[0]); an optimiser can hold its Parameters in several groups (weight decay "
                     "for matrices, none for vectors, as nanoGPT builds it), and a Parameter in any group is "
-                    "updated. Look through every group."},
+                    "updated. Look through every group.")},
           on_error=_compared_tensors_with_in)
 def not_in_optimiser(answer, solution):
     _refuse_helper(answer, "in_optimiser", "pitfalls")
     cases, references = optimiser_cases(), optimiser_cases()  # equal, separate: the answer may change its own
     for (what, model, optimiser), (_, model_r, optimiser_r) in zip(cases, references, strict=True):
-        call = f"not_in_optimiser(model, optimiser) with {what}"
+        call = tr("not_in_optimiser(model, optimiser) with {case}", case=tr(what))
         expected = solution(model_r, optimiser_r)
         # memory first: where both match (an object re-wrapped over its memory), values were right in an
         # earlier case, so the answer compares memory
@@ -116,7 +119,7 @@ def not_in_optimiser(answer, solution):
         _expect_untouched(before, _looked_at(model, optimiser), call)
         expect_type(got, list, call)
         if not all(isinstance(name, str) for name in got):
-            raise Mismatch(f"{call} must return a list of names (strings)", "list of str",
+            raise Mismatch(tr("{call} must return a list of names (strings)", call=call), "list of str",
                            sorted({type(name).__name__ for name in got}))
         expect_equal(sorted(got), expected, call, wrong=wrong)
     return len(cases)
@@ -145,29 +148,29 @@ _WRONG_COUNTS = {
 
 
 @exercise(solutions.count_checkpoint_parameters,
-          hints=["Several keys can read the same memory: a tied matrix under two names, or views into one "
+          hints=[N_("Several keys can read the same memory: a tied matrix under two names, or views into one "
                  "buffer (its two halves, or the buffer and its parts). Count elements of memory — not "
-                 "tensors, and not storages.",
-                 "Describe each element by the storage it lives in and its position there. Each tensor here "
+                 "tensors, and not storages."),
+                 N_("Describe each element by the storage it lives in and its position there. Each tensor here "
                  "is contiguous: it reads numel() consecutive positions of its storage, starting at its "
-                 "storage_offset(). Collect those positions per storage, in sets, and count them."],
-          mistakes={"counted_tie_twice": "you counted a tied matrix twice: its two keys read one storage, so "
-                    "its numbers exist once in memory (and once in a file written by torch.save).",
-                    "same_storage_once": "you counted each storage once, by the first tensor found in it; but "
+                 "storage_offset(). Collect those positions per storage, in sets, and count them.")],
+          mistakes={"counted_tie_twice": N_("you counted a tied matrix twice: its two keys read one storage, so "
+                    "its numbers exist once in memory (and once in a file written by torch.save)."),
+                    "same_storage_once": N_("you counted each storage once, by the first tensor found in it; but "
                     "different tensors can be different parts of one storage (two slices of a matrix, the two "
-                    "halves of a fused matrix), and each part holds numbers of its own.",
-                    "same_start_once": "you compared where tensors start (data_ptr()): a tensor that starts "
+                    "halves of a fused matrix), and each part holds numbers of its own."),
+                    "same_start_once": N_("you compared where tensors start (data_ptr()): a tensor that starts "
                     "inside memory already counted adds nothing new, and two tensors that start at the same "
-                    "address can cover different amounts of memory (a buffer and its first part).",
-                    "whole_storage": "you counted the full length of each storage; but a tensor can read only "
+                    "address can cover different amounts of memory (a buffer and its first part)."),
+                    "whole_storage": N_("you counted the full length of each storage; but a tensor can read only "
                     "part of its storage (a slice: the first 2 rows of a 10x4 matrix read 8 of its storage's "
                     "40 elements), and the elements no key reads are not numbers of the state dict. Count the positions the "
-                    "tensors read.",
-                    "bytes_as_elements": "you mixed bytes and elements: data_ptr() is an address in bytes, but "
+                    "tensors read."),
+                    "bytes_as_elements": N_("you mixed bytes and elements: data_ptr() is an address in bytes, but "
                     "numel() counts elements of element_size() bytes each (4 for float32), so data_ptr() to "
                     "data_ptr() + numel() is not the memory a tensor reads (a view 4 elements into a buffer "
                     "starts 16 bytes in). Use storage_offset(), which counts elements, or count bytes with "
-                    "numel() * element_size()."})
+                    "numel() * element_size().")})
 def count_checkpoint_parameters(answer, solution):
     _refuse_helper(answer, "count_unique_elements", "checkpoints")
     cases = state_dicts()
@@ -175,7 +178,7 @@ def count_checkpoint_parameters(answer, solution):
         expected = solution(state)  # (and the known wrong counts) before the answer sees the tensors
         assert expected == count_unique_elements(state), "reference solution and independent count disagree"
         wrong = {key: count(state) for key, count in _WRONG_COUNTS.items()}
-        call = f"count_checkpoint_parameters({what})"
+        call = f"count_checkpoint_parameters({tr(what)})"
         got = answer(dict(state))
         expect_type(got, int, call)
         expect_equal(got, expected, call, wrong=wrong)
@@ -192,26 +195,26 @@ def _settings(group: dict) -> dict:
 
 
 @exercise(solutions.untie_and_register,
-          hints=["Untying means a new Parameter for the head, with the same values but memory of its own. The "
-                 "optimiser only updates the Parameter objects it holds, so it must be told about the new one.",
-                 "Find the parameter group that holds the tied matrix, and give the new head a group with the "
+          hints=[N_("Untying means a new Parameter for the head, with the same values but memory of its own. The "
+                 "optimiser only updates the Parameter objects it holds, so it must be told about the new one."),
+                 N_("Find the parameter group that holds the tied matrix, and give the new head a group with the "
                  "same settings (learning rate, weight decay, …), or put it into that group. A group added "
-                 "without settings takes the optimiser's defaults."],
-          mistakes={"still_shared": "the head is a new Parameter but it reads the tied matrix's memory (it was "
+                 "without settings takes the optimiser's defaults.")],
+          mistakes={"still_shared": N_("the head is a new Parameter but it reads the tied matrix's memory (it was "
                     "made without a copy), so every update of either matrix changes both: they are still "
-                    "shared.",
-                    "not_registered": "the new head is in none of the optimiser's parameter groups: it gets a "
-                    "gradient at every step that no step applies, so it never trains.",
-                    "default_settings": "the new head is in a group whose settings differ from those of the "
+                    "shared."),
+                    "not_registered": N_("the new head is in none of the optimiser's parameter groups: it gets a "
+                    "gradient at every step that no step applies, so it never trains."),
+                    "default_settings": N_("the new head is in a group whose settings differ from those of the "
                     "tied matrix's group (a group added without settings takes the optimiser's defaults): it "
-                    "would train with another learning rate or weight decay than the matrix it came from."})
+                    "would train with another learning rate or weight decay than the matrix it came from.")})
 def untie_and_register(answer, solution):
     cases = tied_models_and_optimisers()
     for what, model, optimiser in cases:
         try:
             _check_untied(answer, model, optimiser)
         except Mismatch as wrong:
-            wrong.what = f"{wrong.what} (with {what})"
+            wrong.what = tr("{problem} (with {case})", problem=wrong.what, case=tr(what))
             raise
     return len(cases)
 
@@ -223,34 +226,36 @@ def _check_untied(answer, model, optimiser) -> None:
     answer(model, optimiser)
     head, embedding = model.head.weight, model.embedding.weight
     if embedding is not tied:
-        raise Mismatch("the embedding must keep its Parameter (the optimiser holds it): untie the head",
-                       "the embedding's original Parameter", "a different Parameter")
+        raise Mismatch(tr("the embedding must keep its Parameter (the optimiser holds it): untie the head"),
+                       tr("the embedding's original Parameter"), tr("a different Parameter"))
     if not isinstance(head, nn.Parameter) or head is embedding:
-        raise Mismatch("after your function the head is still the embedding's Parameter",
-                       "two Parameters", "one" if head is embedding else type(head).__name__)
+        raise Mismatch(tr("after your function the head is still the embedding's Parameter"),
+                       tr("two Parameters"), tr("one") if head is embedding else type(head).__name__)
     if head.untyped_storage().data_ptr() == embedding.untyped_storage().data_ptr():
-        raise Mismatch("the head and the embedding still read the same memory", "two storages", "one",
+        raise Mismatch(tr("the head and the embedding still read the same memory"), tr("two storages"), tr("one"),
                        mistake="still_shared")
     if head.shape != before.shape or not torch.equal(head.detach(), before) or not torch.equal(embedding.detach(), before):
-        raise Mismatch("untying must keep the values: both matrices should still equal the tied matrix",
-                       "equal to the tied matrix", "changed")
+        raise Mismatch(tr("untying must keep the values: both matrices should still equal the tied matrix"),
+                       tr("equal to the tied matrix"), tr("changed"))
     groups = _groups_holding(head, optimiser)
     if not groups:
-        raise Mismatch("the new head is not in the optimiser", "in one group", "in none", mistake="not_registered")
+        raise Mismatch(tr("the new head is not in the optimiser"), tr("in one group"), tr("in none"),
+                       mistake="not_registered")
     if len(groups) > 1:
-        raise Mismatch("the new head is in more than one parameter group", "in one group", f"in {len(groups)}")
+        raise Mismatch(tr("the new head is in more than one parameter group"), tr("in one group"),
+                       tr("in {count}", count=len(groups)))
     kept = _groups_holding(embedding, optimiser)
     if len(kept) != 1 or _settings(kept[0]) != expected:
-        raise Mismatch("the embedding must stay in its group, with that group's settings unchanged",
+        raise Mismatch(tr("the embedding must stay in its group, with that group's settings unchanged"),
                        {key: expected[key] for key in ("lr", "weight_decay")},
                        {key: kept[0].get(key) for key in ("lr", "weight_decay")} if len(kept) == 1
-                       else f"in {len(kept)} groups")
+                       else tr("in {count} groups", count=len(kept)))
     if _settings(groups[0]) != expected:
         got = {key: groups[0].get(key) for key in ("lr", "weight_decay")}
-        raise Mismatch("the new head's group has other settings than the tied matrix's group",
+        raise Mismatch(tr("the new head's group has other settings than the tied matrix's group"),
                        {key: expected[key] for key in ("lr", "weight_decay")}, got, mistake="default_settings")
     F.cross_entropy(model(torch.tensor([[1, 2], [3, 4], [5, 6]])), torch.tensor([3, 5, 7])).backward()
     optimiser.step()
     if torch.equal(head.detach(), before) or torch.equal(head.detach(), embedding.detach()):
-        raise Mismatch("after one optimiser step the new head did not move on its own: does it get a gradient?",
-                       "head updated, different from the embedding", "unchanged or equal")
+        raise Mismatch(tr("after one optimiser step the new head did not move on its own: does it get a gradient?"),
+                       tr("head updated, different from the embedding"), tr("unchanged or equal"))

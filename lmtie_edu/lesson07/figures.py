@@ -23,6 +23,7 @@ from lmtie_edu.kit.diagrams import GRAD, HEAD, INK, LOOKUP, SHARED, arrow, canva
 from lmtie_edu.kit.live_figure import LiveFigure
 from lmtie_edu.kit.panels import PanelResult, TiePanel
 from lmtie_edu.kit.plotting import new_figure
+from lmtie_edu.shared.language import N_, labelled_options, tr
 from lmtie_edu.shared.models import TinyLM
 from lmtie_edu.shared.seeding import seeded
 from lmtie_edu.shared.tying import shares_parameter
@@ -31,7 +32,7 @@ from lmtie_edu.shared.validation import check_bool, check_choice, check_number, 
 from .checks import check_size
 from .pitfalls import demo_data, in_optimiser
 
-METHODS = ("share", "copy", "new Parameter after optimiser")
+METHODS = (N_("share"), N_("copy"), N_("new Parameter after optimiser"))  # values; tr(method) is the label
 # Which entries of the (V, d) matrices the panel follows: (token row, dimension).
 TRACKED = ((1, 0), (4, 2), (7, 5))
 FIGURES_KEPT = 8  # the panel's figures, one per (method, steps) recently shown
@@ -41,20 +42,20 @@ def draw_three_way_sharing():
     """One V × d matrix read in three roles: encoder input, decoder input (a row each) and output head (every row)."""
     fig, ax = canvas(width=30, height=13)
     box = {"boxstyle": "round,pad=0.45", "facecolor": "white", "edgecolor": INK, "linewidth": 1.2}
-    note(ax, 5.5, 11.3, "encoder", ha="center", fontsize=10, bbox=box)
-    note(ax, 24.5, 11.3, "decoder", ha="center", fontsize=10, bbox=box)
-    arrow(ax, (8.2, 11.3), (21.8, 11.3), "encoder output", fontsize=8.5)
+    note(ax, 5.5, 11.3, tr("encoder"), ha="center", fontsize=10, bbox=box)
+    note(ax, 24.5, 11.3, tr("decoder"), ha="center", fontsize=10, bbox=box)
+    arrow(ax, (8.2, 11.3), (21.8, 11.3), tr("encoder output"), fontsize=8.5)
     W = matrix(ax, x=13, y=2, rows=7, cols=4, fill=SHARED, highlight={1: LOOKUP, 4: LOOKUP},
-               name="W: one Parameter, V × d", name_side="bottom")
+               name=tr("W: one Parameter, V × d"), name_side="bottom")
     ax.add_patch(Rectangle((W.x - 0.12, W.y - 0.12), W.cols + 0.24, W.rows + 0.24, fill=False, edgecolor=HEAD,
                            linewidth=2.2))  # the head's frame: it reads every row
     arrow(ax, W.row_start(1), (5.5, 10.4), color=LOOKUP, curve=-0.25)
-    note(ax, 3.2, 8.2, "① encoder input:\nthe row of a source token", color=LOOKUP)
+    note(ax, 3.2, 8.2, tr("① encoder input:\nthe row of a source token"), color=LOOKUP)
     arrow(ax, W.row_end(4), (23.3, 10.4), color=LOOKUP, curve=0.25)
-    note(ax, 17.5, 9.8, "② decoder input:\nthe row of a target token", color=LOOKUP)
+    note(ax, 17.5, 9.8, tr("② decoder input:\nthe row of a target token"), color=LOOKUP)
     arrow(ax, (25.6, 10.4), (W.x + W.cols + 0.25, 3.0), color=HEAD, curve=-0.35)
-    note(ax, 26.0, 6.2, "③ output head:\nlogits = h Wᵀ,\nevery row", color=HEAD)
-    note(ax, 0.5, 4.0, "gradient, in one .grad:\n∇W = ∇① + ∇② + ∇③", color=GRAD)
+    note(ax, 26.0, 6.2, tr("③ output head:\nlogits = h Wᵀ,\nevery row"), color=HEAD)
+    note(ax, 0.5, 4.0, tr("gradient, in one .grad:\n∇W = ∇① + ∇② + ∇③"), color=GRAD)
     return fig
 
 
@@ -162,15 +163,15 @@ class _MethodFigure:
         low, high = values.min().item(), values.max().item()
         span = max(high - low, 0.1)
         left.set_ylim(low - 0.08 * span, high + 0.45 * span)  # headroom: the legend sits above the lines
-        left.set_xlabel("optimiser step")
-        left.set_ylabel("weight value")
-        left.legend(fontsize=6.5, ncol=3, loc="upper left", title="E wide band, H dashed", title_fontsize=6.5)
+        left.set_xlabel(tr("optimiser step"))
+        left.set_ylabel(tr("weight value"))
+        left.legend(fontsize=6.5, ncol=3, loc="upper left", title=tr("E wide band, H dashed"), title_fontsize=6.5)
         # grey as a wide pale band, red dashed on top: when both sit at zero, the red dashes run inside the grey band
         (self.moved,) = right.plot(x, first["moved"], color="tab:gray", lw=7, alpha=0.45, solid_capstyle="butt",
-                                   label="max |E − E₀| (did E move?)")
+                                   label=tr("max |E − E₀| (did E move?)"))
         (self.difference,) = right.plot(x, first["max_difference"], color="tab:red", lw=1.6, ls="--", marker="o",
                                         ms=3.5, label="max |E − H|")
-        right.set_xlabel("optimiser step")
+        right.set_xlabel(tr("optimiser step"))
         top = max(0.1, *(max(run["max_difference"] + run["moved"]) for run in self.runs.values())) * 1.3
         right.set_ylim(bottom=-0.04 * top, top=top)  # a line at 0 runs clear of the x axis
         right.legend(fontsize=7, loc="upper left")
@@ -192,24 +193,25 @@ class _MethodFigure:
             dashes.set_ydata(out["head"][:, k])
         self.moved.set_ydata(out["moved"])
         self.difference.set_ydata(out["max_difference"])
-        label = self.method if tie else "tie off: two independent matrices"
+        label = tr(self.method) if tie else tr("tie off: two independent matrices")
         # Each title states what the run shows, read off the numbers (not assumed from the method's name).
         equal, trained = max(out["max_difference"]) == 0.0, out["moved"][-1] > 0
-        story = {(True, True): "one matrix, and it trains", (True, False): "one matrix, never updated",
-                 (False, True): "start equal, then drift apart" if out["max_difference"][0] == 0
-                 else "two different matrices"}
+        story = {(True, True): N_("one matrix, and it trains"), (True, False): N_("one matrix, never updated"),
+                 (False, True): N_("start equal, then drift apart") if out["max_difference"][0] == 0
+                 else N_("two different matrices")}.get((equal, trained), N_("E does not train"))
         left, right = self.figure.axes
-        left.title.set_text(f"{label}: {story.get((equal, trained), 'E does not train')}" if tie else label)
-        right.title.set_text(f"{'E = H at every step' if equal else 'E and H differ'}; "
-                             f"{'E moves' if trained else 'E never moves'}")
+        left.title.set_text(tr("{method}: {story}", method=label, story=tr(story)) if tie else label)
+        right.title.set_text(tr("{equal}; {moves}", equal=tr("E = H at every step") if equal else tr("E and H differ"),
+                                moves=tr("E moves") if trained else tr("E never moves")))
+        # the names are shown as they are written here (the notebook prints this dict), so translated here
         return {
-            "method": label,
-            "one Parameter (E is H)": out["one Parameter"],
-            "E in optimiser": out["embedding in optimiser"],
-            "H in optimiser": out["head in optimiser"],
-            "max |E − H| at step 0": out["max_difference"][0],
-            f"max |E − H| after {steps} steps": out["max_difference"][-1],
-            f"max |E − E₀| after {steps} steps": out["moved"][-1],
+            tr("method"): label,
+            tr("one Parameter (E is H)"): out["one Parameter"],
+            tr("E in optimiser"): out["embedding in optimiser"],
+            tr("H in optimiser"): out["head in optimiser"],
+            tr("max |E − H| at step 0"): out["max_difference"][0],
+            tr("max |E − H| after {steps} steps", steps=steps): out["max_difference"][-1],
+            tr("max |E − E₀| after {steps} steps", steps=steps): out["moved"][-1],
         }
 
 
@@ -228,11 +230,11 @@ def tying_method_panel(method: str = "share", steps: int = 10, tie: bool = True)
     Each (method, steps) has its own figure, built and drawn in full the first time it is shown; a toggle of
     *tie* then redraws only the lines and titles."""
     check_choice(method, "method", METHODS)
-    steps = check_size(steps, "steps", maximum=40, why="the range of the steps slider")
+    steps = check_size(steps, "steps", maximum=40, why=N_("the range of the steps slider"))
     check_bool(tie, "tie")
-    method_control = widgets.ToggleButtons(options=list(METHODS), value=method, description="method",
-                                           style={"button_width": "auto"})
-    steps_control = widgets.IntSlider(value=steps, min=1, max=40, description="steps", continuous_update=False)
+    method_control = widgets.ToggleButtons(options=labelled_options(METHODS), value=method,
+                                           description=tr("method"), style={"button_width": "auto"})
+    steps_control = widgets.IntSlider(value=steps, min=1, max=40, description=tr("steps"), continuous_update=False)
     figures: OrderedDict = OrderedDict()  # (method, steps) → _MethodFigure, the few most recently shown
 
     def compute(tie, method, steps):
@@ -247,4 +249,4 @@ def tying_method_panel(method: str = "share", steps: int = 10, tie: bool = True)
         return PanelResult(shown.figure, numbers, png=shown.live.png())
 
     return TiePanel(compute, controls={"method": method_control, "steps": steps_control}, tie=tie,
-                    title="Share, copy, or tie after the optimiser: which one trains one matrix?")
+                    title=N_("Share, copy, or tie after the optimiser: which one trains one matrix?"))

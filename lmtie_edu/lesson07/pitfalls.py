@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import torch
 
+from lmtie_edu.shared.language import tr
 from lmtie_edu.shared.seeding import seeded
 from lmtie_edu.shared.training import make_windows
 from lmtie_edu.shared.validation import check_bool, check_positive_int
@@ -33,9 +34,10 @@ def demo_data(vocab_size: int = 16, context: int = 2, length: int = 200, seed: i
 def in_optimiser(parameter: torch.Tensor, optimiser: torch.optim.Optimizer) -> bool:
     """True if ``parameter`` (this very object, not an equal copy) is in one of the optimiser's groups."""
     if not isinstance(parameter, torch.Tensor):
-        raise TypeError(f"parameter must be a torch.Tensor (an nn.Parameter); got {type(parameter).__name__}")
+        raise TypeError(tr("parameter must be a torch.Tensor (an nn.Parameter); got {type}",
+                           type=type(parameter).__name__))
     if not isinstance(optimiser, torch.optim.Optimizer):
-        raise TypeError(f"optimiser must be a torch.optim.Optimizer; got {type(optimiser).__name__}")
+        raise TypeError(tr("optimiser must be a torch.optim.Optimizer; got {type}", type=type(optimiser).__name__))
     return any(p is parameter for group in optimiser.param_groups for p in group["params"])
 
 

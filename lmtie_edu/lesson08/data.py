@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import torch
 
+from lmtie_edu.shared.language import tr
 from lmtie_edu.shared.news_corpus import Vocabulary, lee_vocabulary, split_articles
 from lmtie_edu.shared.validation import check_positive_int
 
@@ -29,10 +30,10 @@ def windows(ids: torch.Tensor, context: int) -> tuple[torch.Tensor, torch.Tensor
     """Non-overlapping windows of ``context`` ids and, for each, the same window shifted by one (the targets)."""
     context = check_positive_int(context, "context")
     if not isinstance(ids, torch.Tensor) or ids.dim() != 1 or ids.dtype != torch.long:
-        raise TypeError("ids must be a 1-D tensor of token ids (torch.long)")
+        raise TypeError(tr("ids must be a 1-D tensor of token ids (torch.long)"))
     n = (len(ids) - 1) // context
     if n < 1:
-        raise ValueError(f"needs more than context={context} ids; got {len(ids)}")
+        raise ValueError(tr("needs more than context={context} ids; got {count}", context=context, count=len(ids)))
     return ids[:n * context].view(n, context), ids[1:n * context + 1].view(n, context)
 
 
@@ -41,7 +42,8 @@ def lesson_data(vocab_size: int = 1000, context: int = 16) -> LessonData:
     vocab_size = check_positive_int(vocab_size, "vocab_size", minimum=3)
     context = check_positive_int(context, "context")
     if context > 256:
-        raise ValueError(f"context must be at most 256 tokens (a test half has about 2,000); got {context}")
+        raise ValueError(tr("context must be at most 256 tokens (a test half has about 2,000); got {context}",
+                            context=context))
     corpus, vocabulary = lee_vocabulary(vocab_size)
     other = split_articles(corpus.val_tokens)
 

@@ -6,6 +6,7 @@ import torch
 from torch import nn
 
 from lmtie_edu.kit.exercises import Mismatch, exercise, expect_equal, expect_type, hint
+from lmtie_edu.shared.language import N_, tr
 from lmtie_edu.shared.seeding import seeded
 
 from . import solutions
@@ -16,21 +17,21 @@ __all__ = ["hint", "linear_only_groups", "load_shared_checkpoint", "widest_tied"
 
 def _models() -> list[tuple[str, nn.Module]]:
     with seeded(0):
-        return [("a tied TinyGPT (V=50, d=8, 2 blocks)", TinyGPT(50, 8, 2, 2, 4, tie=True)),
-                ("an untied TinyGPT (V=50, d=8, 2 blocks)", TinyGPT(50, 8, 2, 2, 4, tie=False)),
-                ("a tied TinyGPT (V=30, d=4, 1 block)", TinyGPT(30, 4, 1, 1, 3, tie=True))]
+        return [(N_("a tied TinyGPT (V=50, d=8, 2 blocks)"), TinyGPT(50, 8, 2, 2, 4, tie=True)),
+                (N_("an untied TinyGPT (V=50, d=8, 2 blocks)"), TinyGPT(50, 8, 2, 2, 4, tie=False)),
+                (N_("a tied TinyGPT (V=30, d=4, 1 block)"), TinyGPT(30, 4, 1, 1, 3, tie=True))]
 
 
 # -- exercise 1: decay Linear weights only, the shared matrix once, with the tables ---------------------------
 def _difference(want: list[list[str]], have: list[list[str]]) -> str:
     parts = []
-    for label, expected, got in zip(("decay group", "no-decay group"), want, have, strict=True):
+    for label, expected, got in zip((tr("decay group"), tr("no-decay group")), want, have, strict=True):
         missing, extra = sorted(set(expected) - set(got)), sorted(set(got) - set(expected))
         if missing:
-            parts.append(f"the {label} lacks {missing}")
+            parts.append(tr("the {group} lacks {names}", group=label, names=missing))
         if extra:
-            parts.append(f"the {label} holds {extra} that belong elsewhere")
-    return "; ".join(parts) or "the same names, but some listed more than once"
+            parts.append(tr("the {group} holds {names} that belong elsewhere", group=label, names=extra))
+    return tr("; ").join(parts) or tr("the same names, but some listed more than once")
 
 
 def _count(params, p) -> int:
@@ -38,46 +39,47 @@ def _count(params, p) -> int:
 
 
 @exercise(solutions.linear_only_groups,
-          hints=["Decide per Parameter object, not per module or per name: the shared matrix is one Parameter that "
-                 "two modules hold (an nn.Embedding and an nn.Linear), and model.parameters() yields it once.",
-                 "First collect which Parameters are weights of nn.Linear modules and which are weights of "
+          hints=[N_("Decide per Parameter object, not per module or per name: the shared matrix is one Parameter that "
+                 "two modules hold (an nn.Embedding and an nn.Linear), and model.parameters() yields it once."),
+                 N_("First collect which Parameters are weights of nn.Linear modules and which are weights of "
                  "nn.Embedding modules (compare by identity, e.g. with id()). Then go through model.parameters(): "
-                 "decay a Parameter only if it is a Linear weight and not also a lookup table."],
-          mistakes={"in_both_groups": "the shared matrix is in both groups: sorting module by module, the "
+                 "decay a Parameter only if it is a Linear weight and not also a lookup table.")],
+          mistakes={"in_both_groups": N_("the shared matrix is in both groups: sorting module by module, the "
                     "embedding gave it one verdict and the head another. AdamW refuses a Parameter in two groups "
-                    "(\"some parameters appear in more than one parameter group\"). Decide once per Parameter.",
-                    "listed_twice": "the shared matrix is listed twice in one group: once for each module that "
+                    "(\"some parameters appear in more than one parameter group\"). Decide once per Parameter."),
+                    "listed_twice": N_("the shared matrix is listed twice in one group: once for each module that "
                     "holds it. It is one Parameter and must appear once (torch 2.13 warns that \"optimizer contains a "
-                    "parameter group with duplicate parameters\" and that this will become an error).",
-                    "dim_rule": "you used §4's rule (decay every tensor with two or more dimensions): it decays the "
+                    "parameter group with duplicate parameters\" and that this will become an error)."),
+                    "dim_rule": N_("you used §4's rule (decay every tensor with two or more dimensions): it decays the "
                     "position table and the shared matrix. This exercise asks for the other choice: only Linear "
-                    "weights that are not lookup tables.",
-                    "shared_decayed": "the shared matrix is in the decay group because it is the head's (Linear) "
-                    "weight; but it is the embedding table too, and this choice keeps lookup tables undecayed.",
-                    "decayed_vectors": "your decay group holds vectors (biases or LayerNorm gains): weight decay "
+                    "weights that are not lookup tables."),
+                    "shared_decayed": N_("the shared matrix is in the decay group because it is the head's (Linear) "
+                    "weight; but it is the embedding table too, and this choice keeps lookup tables undecayed."),
+                    "decayed_vectors": N_("your decay group holds vectors (biases or LayerNorm gains): weight decay "
                     "would pull them toward zero for no benefit (a bias or a gain does not grow a model's capacity "
-                    "the way a matrix does). Decay only the Linear weights."})
+                    "the way a matrix does). Decay only the Linear weights.")})
 def linear_only_groups(answer, solution):
     cases = _models()
     for what, model in cases:
-        call = f"linear_only_groups(model, 0.1) with {what}"
+        call = tr("linear_only_groups(model, 0.1) with {case}", case=tr(what))
         shared = model.embedding.weight
         tied = model.head.weight is shared
         got = answer(model, 0.1)
         expect_type(got, list, call)
         if len(got) != 2 or not all(isinstance(g, dict) and "params" in g for g in got):
-            raise Mismatch(f"{call} must return two groups, dicts with 'params' and 'weight_decay'",
-                           "[decay group, no-decay group]", f"{len(got)} item(s)")
+            raise Mismatch(tr("{call} must return two groups, dicts with 'params' and 'weight_decay'", call=call),
+                           tr("[decay group, no-decay group]"), tr("{count} item(s)", count=len(got)))
         decay, no_decay = (list(g["params"]) for g in got)
         if got[0].get("weight_decay") != 0.1 or got[1].get("weight_decay") != 0.0:
-            raise Mismatch(f"{call}: the first group decays with weight_decay, the second with 0.0",
+            raise Mismatch(tr("{call}: the first group decays with weight_decay, the second with 0.0", call=call),
                            (0.1, 0.0), (got[0].get("weight_decay"), got[1].get("weight_decay")))
         if tied and _count(decay, shared) and _count(no_decay, shared):
-            raise Mismatch(f"{call}: the shared matrix is in both groups", "in one group", "in both",
+            raise Mismatch(tr("{call}: the shared matrix is in both groups", call=call), tr("in one group"), tr("in both"),
                            mistake="in_both_groups")
         if max(_count(decay, shared), _count(no_decay, shared)) > 1:
-            raise Mismatch(f"{call}: the shared matrix appears more than once", "once",
-                           f"{max(_count(decay, shared), _count(no_decay, shared))} times", mistake="listed_twice")
+            raise Mismatch(tr("{call}: the shared matrix appears more than once", call=call), tr("once"),
+                           tr("{count} times", count=max(_count(decay, shared), _count(no_decay, shared))),
+                           mistake="listed_twice")
         expected = solution(model, 0.1)
         names = {id(p): name for name, p in model.named_parameters()}
         want = [sorted(names[id(p)] for p in g["params"]) for g in expected]
@@ -85,12 +87,15 @@ def linear_only_groups(answer, solution):
         if have == want:
             continue
         if _count(decay, model.positions.weight) and (not tied or _count(decay, shared)):
-            raise Mismatch(f"{call}: the decay group holds other Parameters", want[0], have[0], mistake="dim_rule")
+            raise Mismatch(tr("{call}: the decay group holds other Parameters", call=call), want[0], have[0],
+                           mistake="dim_rule")
         if tied and _count(decay, shared):
-            raise Mismatch(f"{call}: the shared matrix is decayed", want[0], have[0], mistake="shared_decayed")
+            raise Mismatch(tr("{call}: the shared matrix is decayed", call=call), want[0], have[0],
+                           mistake="shared_decayed")
         if any(p.dim() == 1 for p in decay):
-            raise Mismatch(f"{call}: the decay group holds vectors", want[0], have[0], mistake="decayed_vectors")
-        raise Mismatch(f"{call}: the groups hold other Parameters than expected (by name)",
+            raise Mismatch(tr("{call}: the decay group holds vectors", call=call), want[0], have[0],
+                           mistake="decayed_vectors")
+        raise Mismatch(tr("{call}: the groups hold other Parameters than expected (by name)", call=call),
                        where=_difference(want, have))
     return len(cases)
 
@@ -107,54 +112,56 @@ def _missing_head(error: BaseException) -> str | None:
 
 
 @exercise(solutions.load_shared_checkpoint,
-          hints=["The file holds every key of the state dict but one: the head's, because save_model keeps one name "
+          hints=[N_("The file holds every key of the state dict but one: the head's, because save_model keeps one name "
                  "for a matrix two names share. load_state_dict copies values into the model's own Parameters; "
-                 "it needs a value for every key the model has.",
-                 "Give the missing key the stored matrix (the head's values are the embedding's), then load "
-                 "strictly. A tied model copies into its one Parameter; an untied one fills two."],
-          mistakes={"missing_head_key": "load_state_dict (strict, the default) refuses a checkpoint without "
+                 "it needs a value for every key the model has."),
+                 N_("Give the missing key the stored matrix (the head's values are the embedding's), then load "
+                 "strictly. A tied model copies into its one Parameter; an untied one fills two.")],
+          mistakes={"missing_head_key": N_("load_state_dict (strict, the default) refuses a checkpoint without "
                     "\"head.weight\": the model has that key (tied or not). Supply it — its values are the stored "
-                    "embedding matrix.",
-                    "head_left_random": "the untied model's head kept its random initial values: loading with "
-                    "strict=False skipped the missing key silently. Its values are the stored embedding matrix.",
-                    "tied_the_untied": "the untied model came back tied (its head is now its embedding Parameter): "
-                    "the task is to load values, not to change the model's architecture.",
-                    "broke_the_tie": "the tied model came back untied: assigning new Parameters (or tensors) to the "
+                    "embedding matrix."),
+                    "head_left_random": N_("the untied model's head kept its random initial values: loading with "
+                    "strict=False skipped the missing key silently. Its values are the stored embedding matrix."),
+                    "tied_the_untied": N_("the untied model came back tied (its head is now its embedding Parameter): "
+                    "the task is to load values, not to change the model's architecture."),
+                    "broke_the_tie": N_("the tied model came back untied: assigning new Parameters (or tensors) to the "
                     "embedding replaces the object that the head still holds. Copy values into the model's "
-                    "existing Parameters (load_state_dict does)."},
+                    "existing Parameters (load_state_dict does).")},
           on_error=_missing_head)
 def load_shared_checkpoint(answer, solution):
     stored = _checkpoint()
     cases = 0
     for tie in (True, False):
-        what = f"a fresh {'tied' if tie else 'untied'} TinyGPT (V=50, d=8, 2 blocks)"
+        what = tr("a fresh tied TinyGPT (V=50, d=8, 2 blocks)") if tie else tr("a fresh untied TinyGPT (V=50, d=8, 2 blocks)")
         with seeded(2):
             model = TinyGPT(50, 8, 2, 2, 4, tie=tie)
         head_before = model.head.weight.detach().clone()
         got = answer(model, {key: value.clone() for key, value in stored.items()})
-        call = f"load_shared_checkpoint(model, tensors) with {what}"
+        call = tr("load_shared_checkpoint(model, tensors) with {case}", case=what)
         if got is not model:
-            raise Mismatch(f"{call} must return the model it was given (loaded in place)", "the same model object",
-                           type(got).__name__)
+            raise Mismatch(tr("{call} must return the model it was given (loaded in place)", call=call),
+                           tr("the same model object"), type(got).__name__)
         head, embedding = model.head.weight, model.embedding.weight
         if tie and head is not embedding:
-            raise Mismatch(f"{call}: the tied model is no longer tied", "head is embedding", "two Parameters",
-                           mistake="broke_the_tie")
+            raise Mismatch(tr("{call}: the tied model is no longer tied", call=call), tr("head is embedding"),
+                           tr("two Parameters"), mistake="broke_the_tie")
         if not tie and head is embedding:
-            raise Mismatch(f"{call}: the untied model came back tied", "two Parameters", "one",
+            raise Mismatch(tr("{call}: the untied model came back tied", call=call), tr("two Parameters"), tr("one"),
                            mistake="tied_the_untied")
         if not tie and torch.equal(head.detach(), head_before):
-            raise Mismatch(f"{call}: the head was not loaded", "the stored matrix", "its random initial values",
-                           mistake="head_left_random")
+            raise Mismatch(tr("{call}: the head was not loaded", call=call), tr("the stored matrix"),
+                           tr("its random initial values"), mistake="head_left_random")
         for key, value in stored.items():
             now = model.state_dict()[key]
             if not torch.equal(now, value):
-                raise Mismatch(f"{call}: {key} does not hold the stored values", "equal to the file", "different")
+                raise Mismatch(tr("{call}: {key} does not hold the stored values", call=call, key=key),
+                               tr("equal to the file"), tr("different"))
         if not torch.equal(head.detach(), stored["embedding.weight"]):
-            raise Mismatch(f"{call}: head.weight does not hold the stored matrix", "equal to embedding.weight",
-                           "different")
+            raise Mismatch(tr("{call}: head.weight does not hold the stored matrix", call=call),
+                           tr("equal to embedding.weight"), tr("different"))
         if not tie and head.untyped_storage().data_ptr() == embedding.untyped_storage().data_ptr():
-            raise Mismatch(f"{call}: the untied model's head and embedding read one memory", "two storages", "one")
+            raise Mismatch(tr("{call}: the untied model's head and embedding read one memory", call=call),
+                           tr("two storages"), tr("one"))
         cases += 1
     return cases
 
@@ -180,18 +187,18 @@ def _widest(vocab_size, d_model, n_layers, n_heads, context, step, count=_size, 
 
 
 @exercise(solutions.widest_tied,
-          hints=["Count both models the way parameters() counts them (the shared matrix once). The budget is the "
-                 "untied model at width d_model; the tied model may be wider, as long as it does not exceed it.",
-                 "Write the parameter count as a function of d (tied or not) — or build the models on the meta "
-                 "device and count — then try d = n_heads, 2·n_heads, … and keep the last one within budget."],
-          mistakes={"counted_tie_twice": "you counted the tied matrix twice (as state_dict() lists it): then a tied "
-                    "model is as large as an untied one and no width is freed. parameters() counts it once.",
-                    "ignored_heads": "your width does not split evenly into the heads (d must be a multiple of "
-                    "n_heads, or the attention cannot reshape it).",
-                    "over_budget": "your width is one step too wide: its tied model has more parameters than the "
-                    "untied budget.",
-                    "doubled": "twice the width is not what V·d buys: widening also grows every block (its matrices "
-                    "grow with d², not d), so the budget runs out sooner."})
+          hints=[N_("Count both models the way parameters() counts them (the shared matrix once). The budget is the "
+                 "untied model at width d_model; the tied model may be wider, as long as it does not exceed it."),
+                 N_("Write the parameter count as a function of d (tied or not) — or build the models on the meta "
+                 "device and count — then try d = n_heads, 2·n_heads, … and keep the last one within budget.")],
+          mistakes={"counted_tie_twice": N_("you counted the tied matrix twice (as state_dict() lists it): then a tied "
+                    "model is as large as an untied one and no width is freed. parameters() counts it once."),
+                    "ignored_heads": N_("your width does not split evenly into the heads (d must be a multiple of "
+                    "n_heads, or the attention cannot reshape it)."),
+                    "over_budget": N_("your width is one step too wide: its tied model has more parameters than the "
+                    "untied budget."),
+                    "doubled": N_("twice the width is not what V·d buys: widening also grows every block (its matrices "
+                    "grow with d², not d), so the budget runs out sooner.")})
 def widest_tied(answer, solution):
     for vocab_size, d_model, n_layers, n_heads, context in WIDTH_CASES:
         args = (vocab_size, d_model, n_layers, n_heads, context)

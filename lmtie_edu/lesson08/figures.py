@@ -9,12 +9,13 @@ import ipywidgets as widgets
 from lmtie_edu.kit.live_figure import LiveFigure
 from lmtie_edu.kit.panels import PanelResult, TiePanel
 from lmtie_edu.kit.plotting import new_figure
+from lmtie_edu.shared.language import N_, labelled_options, tr
 from lmtie_edu.shared.spread import mean_and_spread
 from lmtie_edu.shared.validation import check_bool, check_choice
 
-BUDGETS = ("same width", "same parameters")
+BUDGETS = (N_("same width"), N_("same parameters"))  # values; tr(budget) is the label
 RUN_KEYS = ("tie", "layers", "seed", "parameters", "eval_steps", "val_curve", "best_step", "val", "test")
-COLOURS = {"tied": "tab:blue", "untied": "tab:orange", "tied, deeper": "tab:green"}
+COLOURS = {N_("tied"): "tab:blue", N_("untied"): "tab:orange", N_("tied, deeper"): "tab:green"}  # tr(name) is shown
 
 
 # -- §3: the start of training ------------------------------------------------------------------------------
@@ -22,38 +23,38 @@ def initial_loss_figure(rows, log_v: float):
     """``rows``: (label, initial loss, share of positions whose top-ranked word is the input word) per setting."""
     rows = list(rows)
     if not rows or not all(len(row) == 3 for row in rows):
-        raise ValueError("rows must be (label, initial loss, share) triples, at least one")
+        raise ValueError(tr("rows must be (label, initial loss, share) triples, at least one"))
     if not isinstance(log_v, int | float) or not math.isfinite(log_v) or log_v <= 0:
-        raise ValueError(f"log_v must be ln V, a positive number; got {log_v!r}")
+        raise ValueError(tr("log_v must be ln V, a positive number; got {value}", value=repr(log_v)))
     fig, (left, right) = new_figure(1, 2, size=(9.0, 3.4), layout="constrained")
     labels = [row[0] for row in rows]
     y = range(len(rows))
     left.barh(y, [row[1] for row in rows], color="tab:blue")
-    left.axvline(log_v, color="black", linestyle="--", linewidth=1, label="ln V (a uniform guess)")
+    left.axvline(log_v, color="black", linestyle="--", linewidth=1, label=tr("ln V (a uniform guess)"))
     left.legend(fontsize=8, loc="lower right")
     left.set_yticks(list(y), labels, fontsize=8)
     left.invert_yaxis()
-    left.set_xlabel("cross-entropy at step 0 (nats per token)")
-    left.set_title("Initial loss: std 1 starts far above ln V", fontsize=10)
+    left.set_xlabel(tr("cross-entropy at step 0 (nats per token)"))
+    left.set_title(tr("Initial loss: std 1 starts far above ln V"), fontsize=10)
     right.barh(y, [100 * row[2] for row in rows], color="tab:purple")
     right.set_yticks(list(y), [""] * len(rows))
     right.invert_yaxis()
     right.set_xlim(0, 100)
-    right.set_xlabel("% of positions whose top word is the input word")
-    right.set_title("Tied at the start: the input word scores highest", fontsize=10)
+    right.set_xlabel(tr("% of positions whose top word is the input word"))
+    right.set_title(tr("Tied at the start: the input word scores highest"), fontsize=10)
     return fig
 
 
 # -- §6: the experiment ---------------------------------------------------------------------------------------
 def check_runs(runs) -> list[dict]:
     if not isinstance(runs, list | tuple) or not runs:
-        raise ValueError("runs must be a non-empty list of the lesson's run dicts")
+        raise ValueError(tr("runs must be a non-empty list of the lesson's run dicts"))
     for run in runs:
         if not isinstance(run, dict) or not all(key in run for key in RUN_KEYS):
-            raise ValueError(f"every run must be a dict with the keys {list(RUN_KEYS)}")
+            raise ValueError(tr("every run must be a dict with the keys {keys}", keys=list(RUN_KEYS)))
     tied_depths = sorted({run["layers"] for run in runs if run["tie"]})
     if not tied_depths or not any(not run["tie"] for run in runs):
-        raise ValueError("runs must hold tied and untied runs")
+        raise ValueError(tr("runs must hold tied and untied runs"))
     return list(runs)
 
 
@@ -61,8 +62,8 @@ def label(run_or_tie, layers=None, base=None) -> str:
     if isinstance(run_or_tie, dict):
         run_or_tie, layers, base = run_or_tie["tie"], run_or_tie["layers"], run_or_tie.get("base_layers")
     if not run_or_tie:
-        return "untied"
-    return "tied" if base is None or layers == base else "tied, deeper"
+        return N_("untied")
+    return N_("tied") if base is None or layers == base else N_("tied, deeper")
 
 
 def _groups(runs) -> dict[str, list[dict]]:
@@ -97,28 +98,30 @@ class _ExperimentFigure:
             mean = [sum(values) / len(values) for values in columns]
             colour = COLOURS[name]
             left.plot(steps[:n], mean, color=colour, linewidth=1.0, alpha=0.45,
-                      label=f"{name} ({group[0]['layers']} blocks, {group[0]['parameters']:,} params)")
+                      label=tr("{name} ({blocks} blocks, {parameters:,} params)", name=tr(name),
+                               blocks=group[0]["layers"], parameters=group[0]["parameters"]))
             left.fill_between(steps[:n], [min(v) for v in columns], [max(v) for v in columns], color=colour,
                               alpha=0.12)
             self.curves[name] = (steps[:n], mean)
-        left.set_xlabel("training step")
-        left.set_ylabel("validation perplexity")
+        left.set_xlabel(tr("training step"))
+        left.set_ylabel(tr("validation perplexity"))
         left.set_ylim(top=min(1.6 * min(run["val"] for run in runs), left.get_ylim()[1]))
         left.legend(fontsize=7)
-        left.set_title("Validation perplexity during training (bands: min–max over seeds)", fontsize=9)
+        left.set_title(tr("Validation perplexity during training (bands: min–max over seeds)"), fontsize=9)
         self.names = list(self.groups)
         for x, name in enumerate(self.names):
             tests = [run["test"] for run in self.groups[name]]
             right.scatter([x] * len(tests), tests, color=COLOURS[name], s=18, alpha=0.5, edgecolors="none", zorder=3)
             mean, _ = mean_and_spread(tests)
             right.plot([x - 0.25, x + 0.25], [mean, mean], color=COLOURS[name], linewidth=1)
-        right.set_xticks(range(len(self.names)), self.names, fontsize=8)
+        right.set_xticks(range(len(self.names)), [tr(name) for name in self.names], fontsize=8)
         right.set_xlim(-0.6, len(self.names) - 0.4)
-        right.set_ylabel("test perplexity (one dot per seed)")
-        right.set_title("Test perplexity at each run's early-stopping checkpoint", fontsize=9)
+        right.set_ylabel(tr("test perplexity (one dot per seed)"))
+        right.set_title(tr("Test perplexity at each run's early-stopping checkpoint"), fontsize=9)
         means = {name: mean_and_spread(run["test"] for run in group)[0] for name, group in self.groups.items()}
         best = min(means, key=means.get)
-        fig.suptitle(f"Lowest mean test perplexity: {best} ({len(group)} seeds, same number of steps)", fontsize=10)
+        fig.suptitle(tr("Lowest mean test perplexity: {best} ({seeds} seeds, same number of steps)", best=tr(best),
+                        seeds=len(group)), fontsize=10)
         self.live = LiveFigure(fig)   # the chosen configuration, drawn bold over the faint ones:
         (self.bold_curve,) = self.live.changing(left.plot([], [], linewidth=2.4, zorder=4))
         (self.bold_dots,) = self.live.changing(right.plot([], [], "o", markersize=7, markeredgecolor="black",
@@ -135,10 +138,10 @@ class _ExperimentFigure:
         self.bold_dots.set_markeredgecolor("black")
         val, test = mean_and_spread(r["val"] for r in group), mean_and_spread(tests)
         return PanelResult(self.figure, {
-            "model": chosen, "blocks": group[0]["layers"], "parameters": group[0]["parameters"],
-            "seeds": len(group),
-            "validation perplexity": f"{val[0]:.1f} ± {val[1]:.1f}",   # one decimal: trained numbers
-            "test perplexity": f"{test[0]:.1f} ± {test[1]:.1f}",
+            N_("model"): tr(chosen), N_("blocks"): group[0]["layers"], N_("parameters"): group[0]["parameters"],
+            N_("seeds"): len(group),
+            N_("validation perplexity"): f"{val[0]:.1f} ± {val[1]:.1f}",   # one decimal: trained numbers
+            N_("test perplexity"): f"{test[0]:.1f} ± {test[1]:.1f}",
         }, png=self.live.png())
 
 
@@ -148,7 +151,7 @@ def experiment_figure(runs, tie: bool = True, budget: str = "same width") -> Pan
     chosen = chosen_group(runs, tie, budget)
     drawing = _ExperimentFigure(runs)
     if chosen not in drawing.groups:
-        raise ValueError(f"the runs hold no {chosen!r} model")
+        raise ValueError(tr("the runs hold no {model} model", model=repr(chosen)))
     return drawing.draw(chosen)
 
 
@@ -156,13 +159,13 @@ def experiment_panel(runs, *, tie: bool = True, budget: str = "same width") -> T
     """Widget: the tie toggle and the budget choice, redrawn from the stored runs (no retraining)."""
     runs = check_runs(runs)
     check_choice(budget, "budget", BUDGETS)
-    control = widgets.Dropdown(options=list(BUDGETS), value=budget, description="tied budget")
+    control = widgets.Dropdown(options=labelled_options(BUDGETS), value=budget, description=tr("tied budget"))
     drawing = _ExperimentFigure(runs)
     if any(chosen_group(runs, t, b) not in drawing.groups for t in (True, False) for b in BUDGETS):
-        raise ValueError("the runs must hold an untied model and tied models of two depths")
+        raise ValueError(tr("the runs must hold an untied model and tied models of two depths"))
     return TiePanel(lambda tie, budget: drawing.draw(chosen_group(runs, tie, budget)),
                     controls={"budget": control}, tie=tie,
-                    title="Tied vs untied, and a tied model that spends the saved V·d on depth (stored runs)")
+                    title=N_("Tied vs untied, and a tied model that spends the saved V·d on depth (stored runs)"))
 
 
 def example_runs(seeds=(0, 1, 2), steps=300, every=25) -> list[dict]:

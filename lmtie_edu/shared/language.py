@@ -36,6 +36,13 @@ def tr(message: str, /, **fields) -> str:
     return translated.format(**fields) if fields else translated
 
 
+def labelled_options(values) -> list:
+    """A control's options with each value shown by its label in the current language: ``(label, value)``
+    pairs, or the plain values in English (so the English control and its messages stay exactly as they were)."""
+    labels = [tr(value) for value in values]
+    return list(values) if labels == list(values) else list(zip(labels, values, strict=True))
+
+
 def current() -> str:
     """The language now in use: ``"en"`` or ``"zh_CN"``."""
     return _state["language"]

@@ -148,7 +148,7 @@ def load_lee_corpus() -> Corpus:
     ``lee.cor`` contains one byte 0xA3 (a pound sign in Latin-1), so both files are read as Latin-1
     (for the pure-ASCII training file this is the same as UTF-8).
     """
-    return corpus_from_files(data_file("lee_background.cor"), data_file("lee.cor"), name="Lee news corpus",
+    return corpus_from_files(data_file("lee_background.cor"), data_file("lee.cor"), name=tr("Lee news corpus"),
                              encoding="latin-1")
 
 
