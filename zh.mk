@@ -6,7 +6,13 @@
 #                  (tests/course/test_translations.py checks the same in `make test`).
 # Babel (gettext catalogues) and nbformat come with JupyterLab, so the lesson install is enough.
 
-.PHONY: zh zh-check
+#   make test-zh-lessons  strict nbval over the Chinese lessons as committed (part of `make test`, after the
+#                  lesson suite). Their outputs are their own (Chinese check lines, hints, figures), so they are
+#                  re-executed and compared like the English ones. They run on this CPU's own kernels: the same
+#                  code computes the same numbers as the English lessons, whose run under another CPU's kernels
+#                  (OTHER_CPU) is the cross-CPU check of those numbers — done once, not twice (2.2× faster).
+
+.PHONY: zh zh-check test-zh-lessons
 
 zh: $(LAB_STAMP)
 	$(PY) -m tools.zh extract
@@ -14,3 +20,6 @@ zh: $(LAB_STAMP)
 
 zh-check: $(LAB_STAMP)
 	$(PY) -m tools.zh check
+
+test-zh-lessons: $(TEST_STAMP) $(MPL_READY)
+	$(call timed,make test-zh-lessons,$(PY) -m pytest -q $(PARALLEL) $(NBVAL) notebooks/zh_CN/[0-9]*.ipynb)

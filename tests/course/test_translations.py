@@ -89,11 +89,12 @@ def test_chinese_code_is_the_english_code_with_its_text_translated(lesson):
     assert set_up == 1, f"{target.name}: expected one set-up call choosing Chinese ({code_cells.LANGUAGE_ARGUMENT})"
 
 
-def test_the_lesson_suite_checks_the_chinese_lessons_with_nbval():
+def test_make_test_checks_the_chinese_lessons_with_strict_nbval():
     """Their outputs are their own: `make test` must run strict nbval over notebooks/zh_CN as over the English."""
-    makefile = (REPO / "Makefile").read_text(encoding="utf-8")
-    recipe = makefile.split("\ntest-lessons:", 1)[1].split("\n\n", 1)[0]
-    assert "$(NBVAL)" in recipe and "notebooks/zh_CN" in recipe, recipe
+    makefile, zh_mk = ((REPO / name).read_text(encoding="utf-8") for name in ("Makefile", "zh.mk"))
+    recipe = zh_mk.split("\ntest-zh-lessons:", 1)[1].split("\n\n", 1)[0]
+    assert "$(NBVAL)" in recipe and "notebooks/zh_CN/[0-9]*.ipynb" in recipe, recipe
+    assert "test-zh-lessons" in makefile.split("\ntest:", 1)[1].split("\n\n", 1)[0], "make test must run it"
 
 
 @pytest.mark.parametrize("part", package.parts())
