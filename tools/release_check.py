@@ -5,7 +5,8 @@
    ``LMTIE_EDU_VERSION`` default say the same.
 2. ``python -m build`` writes the sdist and the wheel (from the sdist, as PyPI users get it) into build/dist/;
    the build log holds no deprecation warning from the project's own metadata; the wheel carries LICENSE
-   and ``License-Expression: MIT``; ``twine check --strict`` passes.
+   and ``License-Expression: MIT AND OFL-1.1`` (the Chinese figures' font), the Chinese catalogue and the font;
+   ``twine check --strict`` passes.
 3. The wheel is installed into a fresh venv (``python -m venv``, nothing layered under it) with the course's
    pinned dependencies (requirements.txt + constraints.txt; torch is the CPU wheel found on disk), and
    lesson 01 runs there through nbclient, from a folder outside the checkout, importing the installed
@@ -133,10 +134,12 @@ def wheel_problems(wheel: Path, version: str) -> list[str]:
         info = f"lmtie_edu-{version}.dist-info"
         metadata = archive.read(f"{info}/METADATA").decode() if f"{info}/METADATA" in names else ""
     problems = []
-    for needed in (f"{info}/licenses/LICENSE", "lmtie_edu/__init__.py", "lmtie_edu/lesson01/exercises.py"):
+    for needed in (f"{info}/licenses/LICENSE", "lmtie_edu/__init__.py", "lmtie_edu/lesson01/exercises.py",
+                   "lmtie_edu/locale/zh_CN/LC_MESSAGES/lmtie_edu.mo", "lmtie_edu/shared/fonts/NotoSansSC-lmtie-subset.otf",
+                   f"{info}/licenses/lmtie_edu/shared/fonts/LICENSE-OFL.txt"):
         if needed not in names:
             problems.append(f"{wheel.name} lacks {needed}")
-    for header in (f"Version: {version}", "License-Expression: MIT", "License-File: LICENSE"):
+    for header in (f"Version: {version}", "License-Expression: MIT AND OFL-1.1", "License-File: LICENSE"):
         if header not in metadata.splitlines():
             problems.append(f"{wheel.name} METADATA lacks '{header}'")
     if any(name.startswith(("tools/", "tests/", "notebooks/")) for name in names):

@@ -67,8 +67,9 @@ def test_the_warning_detector_catches_setuptools_deprecations():
 
 
 def test_licence_metadata_is_pep_639_with_a_backend_that_supports_it():
-    assert PYPROJECT["project"]["license"] == "MIT"
-    assert PYPROJECT["project"]["license-files"] == ["LICENSE"]
+    assert PYPROJECT["project"]["license"] == "MIT AND OFL-1.1"  # the code; the Chinese figures' font
+    assert PYPROJECT["project"]["license-files"] == ["LICENSE", "lmtie_edu/shared/fonts/LICENSE-OFL.txt"]
+    assert "SIL OPEN FONT LICENSE" in (REPO / "lmtie_edu/shared/fonts/LICENSE-OFL.txt").read_text(encoding="utf-8")
     [backend] = PYPROJECT["build-system"]["requires"]
     name, _, version = backend.partition("==")
     assert name == "setuptools" and tuple(map(int, version.split("."))) >= (77, 0), backend
