@@ -278,3 +278,15 @@ def test_every_catalogue_header_names_its_translators_not_placeholders():
     found = [f"{path.relative_to(catalogue.CATALOGUE_DIR)}: {word}" for path in sorted(catalogue.CATALOGUE_DIR.rglob("*.po"))
              for word in placeholders if word in path.read_text(encoding="utf-8").split("\n\n", 1)[0]]
     assert not found, "run `python -m tools.zh extract` (it writes the team's header):\n" + "\n".join(found)
+
+
+def test_a_message_shared_by_two_parts_of_the_package_has_one_translation():
+    """gettext keeps one translation per English text: two catalogues must not disagree about it."""
+    seen, found = {}, []
+    for part in package.parts():
+        for message in pofile.read_catalogue(package.part_catalogue(part)):
+            if message.id and message.string:
+                first = seen.setdefault(message.id, (part, message.string))
+                if first[1] != message.string:
+                    found.append(f"{message.id!r}: {first[0]} says {first[1]!r}, {part} says {message.string!r}")
+    assert not found, "the compiled catalogue would keep only one of these:\n" + "\n".join(found)
