@@ -3,8 +3,8 @@
 ``translations/zh_CN/code/<stem>.po`` holds, for each code cell of the English lesson, its comments and its
 string literals that contain words (msgid = the comment's text after ``#``, or the literal as written,
 quotes and ``f`` prefix included; the location is the cell's index). A translation replaces exactly that
-token; everything else in the cell stays the English code. A one-word literal counts only where a call shows
-it (``print("tied")``, ``xlabel="dimension"``). A literal the code compares or looks up (a dictionary key, an
+token; everything else in the cell stays the English code. A one-word literal counts only where it is shown
+(``print("tied")``, ``xlabel="dimension"``) or chosen as a label (``"yes" if ok else "no"``, ``name or "saved"``). A literal the code compares or looks up (a dictionary key, an
 option value, a file name) is kept by translating it as itself (msgstr = msgid).
 
 A translated f-string must keep the English one's ``{expressions}`` (words in their quoted string parts
@@ -63,6 +63,10 @@ def shown_positions(source: str) -> set[tuple[int, int]]:
             name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
             shown += node.args if name in SHOWN_BY else []
             shown += [keyword.value for keyword in node.keywords if keyword.arg in SHOWN_AS]
+        elif isinstance(node, ast.IfExp):  # "yes" if ok else "no", "tied" if tie else "untied": labels
+            shown += [node.body, node.orelse]
+        elif isinstance(node, ast.BoolOp):  # name or "saved"
+            shown += node.values
     literals = []
     for node in shown:
         items = node.elts if isinstance(node, ast.List | ast.Tuple) else [node]
