@@ -20,7 +20,9 @@ from nbclient import NotebookClient
 from tools.backup import keep_before_overwrite, say_kept
 
 
-def execute(path: Path) -> float:
+def execute(path: Path, *, keep_previous: bool = True) -> float:
+    """Run ``path`` top to bottom and save it; ``keep_previous=False`` when the file was just written by a
+    tool (nothing of a learner's to keep)."""
     nb = nbformat.read(path, as_version=4)
     for cell in nb.cells:
         if cell.cell_type == "code":
@@ -33,7 +35,8 @@ def execute(path: Path) -> float:
     started = time.perf_counter()
     client.execute()
     nb.metadata["kernelspec"] = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
-    say_kept(path, keep_before_overwrite(path))  # e.g. outputs a learner made in `make lab`
+    if keep_previous:
+        say_kept(path, keep_before_overwrite(path))  # e.g. outputs a learner made in `make lab`
     nbformat.write(nb, path)
     return time.perf_counter() - started
 

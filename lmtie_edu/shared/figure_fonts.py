@@ -23,6 +23,8 @@ class _RegularForBold(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         return "Failed to find font weight" not in record.getMessage()
+
+
 _english = {}  # the rc settings before a language other than English was chosen
 
 

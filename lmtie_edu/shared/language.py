@@ -52,6 +52,8 @@ def use(language: str) -> None:
     """Speak ``language`` from now on: its catalogue for text, and for figures a font that has its glyphs."""
     if language not in LANGUAGES:
         raise ValueError(f"language must be one of {', '.join(map(repr, LANGUAGES))}; got {language!r}")
+    if language == "en" and current() == "en":
+        return  # nothing to undo: no catalogue, and matplotlib's settings were never touched
     if language == "en":
         catalogue = gettext.NullTranslations()
     else:

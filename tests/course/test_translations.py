@@ -290,3 +290,52 @@ def test_a_message_shared_by_two_parts_of_the_package_has_one_translation():
                 if first[1] != message.string:
                     found.append(f"{message.id!r}: {first[0]} says {first[1]!r}, {part} says {message.string!r}")
     assert not found, "the compiled catalogue would keep only one of these:\n" + "\n".join(found)
+
+
+# -- code cells (tools/i18n/code_cells.py) -----------------------------------------------------------------
+CODE = '''setup_lesson(seed=0)  # seeds and threads
+rows = 3
+print(f"rows with a gradient: {rows}", "tied")
+key = {"tied": 1}["tied"]
+label = "yes" if rows else "no"
+'''
+
+
+def test_code_cell_messages_are_comments_and_shown_literals_only():
+    found = [text for _token, text in code_cells.messages(CODE)]
+    assert found == ["seeds and threads", 'f"rows with a gradient: {rows}"', '"tied"', '"yes"', '"no"'], found
+
+
+def test_a_code_cell_is_translated_token_by_token_and_chooses_chinese():
+    po = pofile.new_catalogue()
+    for english, chinese in [("seeds and threads", "随机种子与线程"), ('f"rows with a gradient: {rows}"', 'f"有梯度的行：{rows}"'),
+                             ('"tied"', '"绑定"'), ('"yes"', '"是"'), ('"no"', '"否"')]:
+        po.add(english, chinese)
+    source, problems = code_cells.translate(CODE, po, "toy")
+    assert problems == []
+    assert code_cells.choose_chinese(source).splitlines()[:3] == [
+        'setup_lesson(seed=0, language="zh_CN")  # 随机种子与线程', "rows = 3", 'print(f"有梯度的行：{rows}", "绑定")']
+    assert 'key = {"tied": 1}["tied"]' in source, "a dictionary key is code: not a message"
+
+
+def test_a_translation_that_changes_an_f_string_field_or_breaks_the_literal_is_refused():
+    po = pofile.new_catalogue()
+    po.add('f"rows with a gradient: {rows}"', 'f"有梯度的行：{len(rows)}"')
+    po.add("seeds and threads", '随机种子\n与线程')
+    po.add('"tied"', '"绑定')
+    _source, problems = code_cells.translate(CODE, po, "toy")
+    assert any("f-string's fields" in problem for problem in problems), problems
+    assert any("one line" in problem for problem in problems) and any("valid Python" in problem for problem in problems)
+    assert any("untranslated" in problem and '"yes"' in problem for problem in problems)
+
+
+def test_a_package_translation_must_keep_the_fields_the_code_fills():
+    po = pofile.new_catalogue()
+    po.add("{name}: {count} rows", "{name}：{count} 行")
+    po.add("{what} must return {article} {names}", "{what} 必须返回 {names}")
+    po.add("Right.", "")
+    found = package.problems("kit", po)
+    assert len(found) == 2, found
+    assert "fields ['names', 'what'] are not the English ['article', 'names', 'what']" in found[0]
+    assert "untranslated: 'Right.'" in found[1]
+    assert package.fields("{loss:.3f} after {{braces}} and {steps:,}") == {"loss", "steps"}

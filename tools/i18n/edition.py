@@ -3,7 +3,8 @@
 Each English markdown cell is replaced by its translation (translations/zh_CN/<stem>.po). Each code cell is
 the English code with its comments and printed text translated (translations/zh_CN/code/<stem>.po, see
 tools/i18n/code_cells.py) and the set-up call choosing Chinese. Cell ids and metadata are the English
-lesson's. The Chinese lesson is then *executed* (`python -m tools.zh build` runs it when its code changed):
+lesson's. The Chinese lesson is then *executed* (`python -m tools.zh build` runs it when its code or the
+package text it shows changed, see :func:`with_kept_outputs`):
 its outputs are its own — Chinese check lines, hints and figures — and strict nbval compares them like
 the English ones'. A build keeps the outputs of a code cell whose code did not change.
 
@@ -169,7 +170,8 @@ def render_notebook(notebook: dict) -> str:
 
 
 def write(lesson: Path, *, execute: bool = True) -> bool:
-    """Build the Chinese lesson and write it if it changed (executing it when its code changed); True if written."""
+    """Build the Chinese lesson and write it if it changed (executing it when its code or the package text it
+    shows changed); True if written."""
     target = chinese_path(lesson)
     chinese, changed = with_kept_outputs(build_notebook(lesson), target)
     text = render_notebook(chinese)
@@ -181,8 +183,9 @@ def write(lesson: Path, *, execute: bool = True) -> bool:
     if changed and execute:
         from tools.execute_notebooks import execute as run_notebook
 
-        print(f"executing {target.relative_to(ENGLISH_DIR.parent)} (its code changed) …", flush=True)
-        run_notebook(target)
+        print(f"executing {target.relative_to(ENGLISH_DIR.parent)} (its code or the package text it shows "
+              "changed) …", flush=True)
+        run_notebook(target, keep_previous=False)  # the lesson as it stood was kept just above
     return True
 
 
