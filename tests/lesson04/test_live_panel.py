@@ -5,7 +5,7 @@ import pytest
 
 from lmtie_edu.kit.plotting import figure_to_png
 from lmtie_edu.lesson04 import breakdown_figures
-from tests.pictures import difference
+from tests.pictures import assert_live_toggle_matches_full_drawing, difference
 
 TOLERANCE = 0.02  # mean abs difference per channel (0-255): a missing title or outline alone makes far more
 SHAPES = [{}, {"vocab_size": 1_000, "d_model": 64, "n_layers": 1, "mlp_ratio": 1.0},
@@ -14,18 +14,8 @@ SHAPES = [{}, {"vocab_size": 1_000, "d_model": 64, "n_layers": 1, "mlp_ratio": 1
 
 @pytest.mark.parametrize("tie", [False, True])
 def test_live_png_is_the_full_drawing_of_the_same_state(tie):
-    panel = breakdown_figures.breakdown_panel(tie=tie)
-    assert difference(bytes(panel.image.value), figure_to_png(panel.result.figure)) < TOLERANCE  # a frame's first
-    panel.set(tie=not tie)
-    panel.set(tie=tie)  # a toggle: the background is pasted, only the changing artists are drawn
-    live = bytes(panel.image.value)
-    assert difference(live, figure_to_png(panel.result.figure)) < TOLERANCE
-    alone = breakdown_figures.breakdown_figure(tie)
-    assert difference(live, figure_to_png(alone.figure)) < TOLERANCE
-    assert panel.result.numbers == alone.numbers
-    panel.set(tie=not tie)
-    panel.set(tie=tie)  # after a full drawing of the same figure, the live update still holds
-    assert difference(bytes(panel.image.value), live) < TOLERANCE
+    panel = breakdown_figures.breakdown_panel(tie=tie)  # a toggle redraws the head bar, outlines and left title
+    assert_live_toggle_matches_full_drawing(panel, tie, breakdown_figures.breakdown_figure(tie), TOLERANCE)
 
 
 def test_a_toggle_changes_the_picture():

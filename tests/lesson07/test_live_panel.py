@@ -5,7 +5,7 @@ import pytest
 
 from lmtie_edu.kit.plotting import figure_to_png
 from lmtie_edu.lesson07 import figures
-from tests.pictures import difference
+from tests.pictures import assert_live_toggle_matches_full_drawing, difference
 
 TOLERANCE = 0.02  # mean abs difference per channel (0-255): a missing title alone makes far more
 
@@ -13,18 +13,8 @@ TOLERANCE = 0.02  # mean abs difference per channel (0-255): a missing title alo
 @pytest.mark.parametrize("method", figures.METHODS)
 @pytest.mark.parametrize("tie", [False, True])
 def test_live_png_is_the_full_drawing_of_the_same_state(tie, method):
-    panel = figures.tying_method_panel(method=method, steps=6, tie=tie)
-    assert difference(bytes(panel.image.value), figure_to_png(panel.result.figure)) < TOLERANCE  # a frame's first
-    panel.set(tie=not tie)
-    panel.set(tie=tie)  # a toggle: the background is pasted, only the lines and titles are drawn
-    live = bytes(panel.image.value)
-    assert difference(live, figure_to_png(panel.result.figure)) < TOLERANCE
-    alone = figures.tying_method_figure(tie, method, 6)
-    assert difference(live, figure_to_png(alone.figure)) < TOLERANCE
-    assert panel.result.numbers == alone.numbers
-    panel.set(tie=not tie)
-    panel.set(tie=tie)  # after a full drawing of the same figure, the live update still holds
-    assert difference(bytes(panel.image.value), live) < TOLERANCE
+    panel = figures.tying_method_panel(method=method, steps=6, tie=tie)  # a toggle redraws the lines and titles
+    assert_live_toggle_matches_full_drawing(panel, tie, figures.tying_method_figure(tie, method, 6), TOLERANCE)
 
 
 def test_another_method_or_steps_gets_its_own_frame():
