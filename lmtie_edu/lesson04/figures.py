@@ -173,10 +173,9 @@ def vocab_law_figure(rows, curves, *, anchor: tuple[float, float, str], dashed: 
                         r["ties"]) for r in rows])
     ax.set_xlabel(tr("non-vocabulary parameters N_nv (log scale)"))
     ax.set_ylabel(tr("V·d as % of the tied total (log)"))
-    # A translation writes the law without $…$ (mathtext's font has no Chinese glyphs): "N_nv^{exponent}", where
-    # the exponent is "{0.83}" in English (TeX's braces) and "0.83" translated.
-    ax.set_title(tr(r"The share falls with size either way; a vocabulary growing as $N_v \propto N_{{nv}}^{exponent}$"
-                    " slows the fall", exponent=tr("{0.83}")), fontsize=10)
+    # The Chinese title writes the law without $…$ (mathtext's fonts have no Chinese glyphs).
+    ax.set_title(tr(r"The share falls with size either way; a vocabulary growing as $N_v \propto N_{nv}^{0.83}$"
+                    " slows the fall"), fontsize=10)
     ax.legend(fontsize=8)
     ax.grid(True, which="major", alpha=0.3)
     return fig

@@ -339,3 +339,4 @@ def test_a_package_translation_must_keep_the_fields_the_code_fills():
     assert "fields ['names', 'what'] are not the English ['article', 'names', 'what']" in found[0]
     assert "untranslated: 'Right.'" in found[1]
     assert package.fields("{loss:.3f} after {{braces}} and {steps:,}") == {"loss", "steps"}
+    assert package.fields(r"a law $N_v \propto N_{nv}^{0.83}$ for {name}") == {"name"}  # TeX's braces are not fields

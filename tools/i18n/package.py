@@ -61,8 +61,12 @@ def merged(part: str) -> Catalog:
     return catalogue
 
 
+MATH = re.compile(r"\$[^$]+\$")
+
+
 def fields(text: str) -> set[str]:
-    return set(FIELD.findall(text))
+    """The ``{name}`` fields the code fills; braces inside ``$…$`` are TeX's (``N_{nv}``), not fields."""
+    return set(FIELD.findall(MATH.sub("", text)))
 
 
 def problems(part: str, catalogue: Catalog | None = None) -> list[str]:
