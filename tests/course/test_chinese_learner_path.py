@@ -16,7 +16,7 @@ from lmtie_edu.shared.language import tr, use
 from tools.learner_path import answer_in_widget
 
 from .test_chinese_edition import english_runs, kept_patterns
-from .test_learner_path import _answers, _lesson, _stub
+from .test_learner_path import _lesson, _stub, checked_wrong_answers
 
 CHINESE = sorted((Path(__file__).resolve().parents[2] / "notebooks" / "zh_CN").glob("[0-9]*.ipynb"))
 LESSONS = {path.name: _lesson(path) for path in CHINESE}
@@ -67,17 +67,11 @@ def test_each_stub_and_every_hint_tier_speak_chinese(notebook, capsys):
 
 @pytest.mark.parametrize("notebook", LESSONS)
 def test_each_known_wrong_answer_is_diagnosed_in_chinese(notebook, capsys):
-    ex = LESSONS[notebook]["ex"]
-    wrong = _answers(ex).WRONG
-    for name in LESSONS[notebook]["checked"]:
-        check = getattr(ex, name)
-        for key, answer in wrong[name].items():
-            assert not check(answer)
-            out = capsys.readouterr().out
-            diagnosis = tr(check.mistakes[key])
-            assert diagnosis != check.mistakes[key] and diagnosis in out, (name, key, out)
-            assert is_chinese(out.splitlines()[0]), f"{name}/{key}: the ❌ line is not Chinese: {out}"
-            assert not english(diagnosis, notebook), (name, key, diagnosis)
+    for name, key, check, out in checked_wrong_answers(LESSONS[notebook], capsys):
+        diagnosis = tr(check.mistakes[key])
+        assert diagnosis != check.mistakes[key] and diagnosis in out, (name, key, out)
+        assert is_chinese(out.splitlines()[0]), f"{name}/{key}: the ❌ line is not Chinese: {out}"
+        assert not english(diagnosis, notebook), (name, key, diagnosis)
 
 
 @pytest.mark.parametrize("notebook", LESSONS)

@@ -85,17 +85,23 @@ def test_each_untouched_stub_is_not_attempted_and_every_hint_tier_comes(notebook
         HINTS_SHOWN.pop(name, None)
 
 
-@pytest.mark.parametrize("notebook", LESSONS)
-def test_each_known_wrong_answer_gets_its_diagnosis_through_ex(notebook, capsys):
-    ex = LESSONS[notebook]["ex"]
+def checked_wrong_answers(lesson: dict, capsys):
+    """(exercise name, mistake key, its check, what the check printed) for each known wrong answer, checked
+    through the lesson's ``ex`` as a learner's cell checks it."""
+    ex = lesson["ex"]
     wrong = _answers(ex).WRONG
-    for name in LESSONS[notebook]["checked"]:
+    for name in lesson["checked"]:
         check = getattr(ex, name)
         assert set(wrong.get(name, {})) == set(check.mistakes), f"{name}: a declared mistake has no wrong answer"
         for key, answer in wrong[name].items():
             assert not check(answer)
-            out = capsys.readouterr().out
-            assert out.startswith(f"❌ {name}") and f"diagnosis: {check.mistakes[key]}" in out, (name, key, out)
+            yield name, key, check, capsys.readouterr().out
+
+
+@pytest.mark.parametrize("notebook", LESSONS)
+def test_each_known_wrong_answer_gets_its_diagnosis_through_ex(notebook, capsys):
+    for name, key, check, out in checked_wrong_answers(LESSONS[notebook], capsys):
+        assert out.startswith(f"❌ {name}") and f"diagnosis: {check.mistakes[key]}" in out, (name, key, out)
 
 
 @pytest.mark.parametrize("notebook", LESSONS)
