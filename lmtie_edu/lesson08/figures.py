@@ -168,6 +168,43 @@ def experiment_panel(runs, *, tie: bool = True, budget: str = "same width") -> T
                     title=N_("Tied vs untied, and a tied model that spends the saved V·d on depth (stored runs)"))
 
 
+def diagnosis_figure(runs, unigram: float) -> object:
+    """§7: the lesson's runs seen three ways over training — validation perplexity beside the unigram model's,
+    the echo share, and the mean cosine between the rows of the lookup table (and of an untied head)."""
+    runs = check_runs(runs)
+    if not all(key in run for run in runs for key in ("echo_curve", "cone_curve", "head_cone_curve")):
+        raise ValueError(tr("every run must hold echo_curve, cone_curve and head_cone_curve (the §5 loop records "
+                            "them)"))
+    if not isinstance(unigram, int | float) or not math.isfinite(unigram) or unigram <= 1:
+        raise ValueError(tr("unigram must be a perplexity above 1; got {value}", value=repr(unigram)))
+    fig, axes = new_figure(1, 3, size=(11.0, 3.3), layout="constrained")
+    for name, group in _groups(runs).items():
+        steps = group[0]["eval_steps"]
+        n = min(len(run["val_curve"]) for run in group)
+        for axis, key, style in ((axes[0], "val_curve", "-"), (axes[1], "echo_curve", "-"),
+                                 (axes[2], "cone_curve", "-"), (axes[2], "head_cone_curve", ":")):
+            if key == "head_cone_curve" and name != "untied":
+                continue        # tied: the head's rows are the lookup's rows
+            values = [sum(run[key][i] for run in group) / len(group) for i in range(n)]
+            scale = 100 if key == "echo_curve" else 1
+            label = tr("{name}, head rows", name=tr(name)) if key == "head_cone_curve" else tr(name)
+            axis.plot(steps[:n], [scale * v for v in values], style, color=COLOURS[name], label=label)
+    axes[0].axhline(unigram, color="black", linestyle="--", linewidth=1, label=tr("unigram model"))
+    axes[0].set_ylim(top=min(1.6 * min(run["val"] for run in runs), axes[0].get_ylim()[1]))
+    axes[0].set_ylabel(tr("validation perplexity"))
+    axes[0].set_title(tr("The tied plateau is the unigram model"), fontsize=9)
+    axes[1].set_ylim(-2, 100)
+    axes[1].set_ylabel(tr("% of known-word positions"))
+    axes[1].set_title(tr("Echo: the top next word is the input word"), fontsize=9)
+    axes[2].set_ylim(-0.05, 1)
+    axes[2].set_ylabel(tr("mean cosine between rows"))
+    axes[2].set_title(tr("The lookup table's rows: a narrow cone when tied"), fontsize=9)
+    for axis in axes:
+        axis.set_xlabel(tr("training step"))
+        axis.legend(fontsize=7)
+    return fig
+
+
 def example_runs(seeds=(0, 1, 2), steps=300, every=25) -> list[dict]:
     """Made-up runs shaped like the lesson's (for timing the panel and for tests; nothing is trained)."""
     runs = []
