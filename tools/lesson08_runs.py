@@ -32,10 +32,17 @@ def _rounded(run: dict) -> dict:
 
 
 def one_run(name: str, seed: int) -> dict:
+    """One stored run, in float64 on one thread; the caller's default dtype and thread count are restored
+    (the tests call this in their own process)."""
+    dtype, threads = torch.get_default_dtype(), torch.get_num_threads()
     torch.set_num_threads(1)
     torch.set_default_dtype(torch.float64)
-    data = lesson_data(variants.SETTINGS["vocab_size"], variants.SETTINGS["context"])
-    return _rounded(variants.train_run(variants.variant(name), seed, data))
+    try:
+        data = lesson_data(variants.SETTINGS["vocab_size"], variants.SETTINGS["context"])
+        return _rounded(variants.train_run(variants.variant(name), seed, data))
+    finally:
+        torch.set_default_dtype(dtype)
+        torch.set_num_threads(threads)
 
 
 def make_all(jobs: int) -> dict:

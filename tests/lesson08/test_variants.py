@@ -48,7 +48,9 @@ def test_the_stored_runs_were_made_by_this_code():
 
 def test_one_stored_run_is_re_derived():
     # the run behind §7's strongest claim (a larger initial scale of the shared matrix narrows the gap)
+    dtype, threads = torch.get_default_dtype(), torch.get_num_threads()
     assert lesson08_runs.check("tied, std d^-½ alone", 0) == []
+    assert (torch.get_default_dtype(), torch.get_num_threads()) == (dtype, threads)   # other tests share the process
 
 
 def test_the_table_compares_each_variant_with_the_untied_model_of_its_budget():
