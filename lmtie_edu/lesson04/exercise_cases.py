@@ -18,6 +18,10 @@ CONFIGS = {name: dict(zip(_LLAMA_KEYS, values, strict=True), architectures=["Lla
                ("Llama-3.2-1B", (128_256, 2048, 8192, 16, 32, 8, True), 131_072, 500_000.0),
                ("Llama-2-7B", (32_000, 4096, 11_008, 32, 32, 32, False), 4096, 10_000.0),
                ("Llama-3-8B", (128_256, 4096, 14_336, 32, 32, 8, False), 8192, 500_000.0))}
+# A config.json may leave the flag out; transformers then takes the class's default, which LlamaConfig sets to
+# False (transformers 5.24): Llama-2-7B's config with the flag removed by hand.
+CONFIGS[N_("Llama-2-7B, without tie_word_embeddings")] = {key: value for key, value in CONFIGS["Llama-2-7B"].items()
+                                                          if key != "tie_word_embeddings"}
 
 # (share, d, non_vocab); the last one's bound s·N / (d·(1 − s)) is a whole number (1000): V = 1000 reaches the
 # share exactly, so "int(bound) + 1" or a strict ">" overshoots it

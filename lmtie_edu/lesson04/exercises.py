@@ -86,6 +86,9 @@ def saved_shares(answer, solution):
                  "layers, attention heads and key/value heads); the head matrix counts only when the model does "
                  "not tie. The share divides the saving by that published total; an untied model saved 0.")],
           mistakes={
+              "absent_flag_as_tied": N_("this config.json has no tie_word_embeddings key, and you read that as "
+                                     "tied. transformers then takes the class's default, and LlamaConfig's is False "
+                                     "(transformers 5.24): the model keeps its own head and tying saved nothing."),
               "ignores_tie": N_("this model keeps a separate head (tie_word_embeddings is false), so tying saved "
                              "nothing: V·d is what tying *would* save. The circulating table of §5 makes the same "
                              "mistake with Llama-2-7B and -70B."),
@@ -104,16 +107,19 @@ def saved_shares(answer, solution):
           })
 def saving_from_config(answer, solution):
     for name, config in CONFIGS.items():
-        what = tr("saving_from_config(the config of {name})", name=name)
+        what = tr("saving_from_config(the config of {name})", name=tr(name))
         got = _pair(answer(copy.deepcopy(config)), what, (int, (int, float)))  # the learner may change their copy
         expected = solution(config)
         if got[0] == expected[0] and close(got[1], expected[1]):
             continue
         V, d = config["vocab_size"], config["hidden_size"]
         mistake = None
-        if not config["tie_word_embeddings"] and got[0] == V * d:
+        ties = config.get("tie_word_embeddings", False)
+        if "tie_word_embeddings" not in config and got[0] == V * d:
+            mistake = "absent_flag_as_tied"
+        elif not ties and got[0] == V * d:
             mistake = "ignores_tie"
-        elif config["tie_word_embeddings"] and got[0] == expected[0]:
+        elif ties and got[0] == expected[0]:
             total = expected[0] / expected[1]
             full_kv = solution({**config, "num_key_value_heads": config["num_attention_heads"]})
             by_total = {"untied_denominator": total + V * d, "non_vocab_denominator": total - V * d,

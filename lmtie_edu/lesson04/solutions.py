@@ -19,14 +19,15 @@ def saving_from_config(config):
     """What tying saves in a published Llama-style model, read from its config.json (a dict).
 
     Returns (parameters saved, share of the published total): V·d and V·d / total when the model ties,
-    (0, 0.0) when it keeps a separate head — then nothing was saved. The total counts grouped-query
+    (0, 0.0) when it keeps a separate head — then nothing was saved. A config without the flag keeps a separate
+    head (LlamaConfig's default). The total counts grouped-query
     attention (K and V have num_key_value_heads heads), a SwiGLU MLP (three d × d_ff matrices) and RMSNorm
     scales (two per layer, one final); the head only when untied.
     """
     V, d, d_ff = config["vocab_size"], config["hidden_size"], config["intermediate_size"]
     d_kv = d // config["num_attention_heads"] * config["num_key_value_heads"]
     per_layer = 2 * d * d + 2 * d * d_kv + 3 * d * d_ff + 2 * d
-    ties = config["tie_word_embeddings"]
+    ties = config.get("tie_word_embeddings", False)   # left out: LlamaConfig's default, False
     total = V * d + config["num_hidden_layers"] * per_layer + d + (0 if ties else V * d)
     saved = V * d if ties else 0
     return saved, saved / total

@@ -112,8 +112,10 @@ def _gradient_paths(W, b, c, x):
                              "term, and a tied matrix receives the sum of both."),
         "sum_not_mean": N_("your gradient is n·d times too large: the loss is the mean of the squared errors over "
                         "all entries (n images × d pixels), not their sum."),
-        "missing_two": N_("your gradient is half the right one: the derivative of (x̂ − x)² is 2(x̂ − x), and "
-                       "F.mse_loss has no ½ in front to cancel the 2."),
+        "missing_two": N_("your gradient is exactly half the right one. Two slips give that: dropping the 2 of "
+                       "the derivative of (x̂ − x)², which is 2(x̂ − x) (F.mse_loss has no ½ in front to cancel "
+                       "it), or averaging the decoder and encoder paths instead of adding them (a tied matrix "
+                       "receives their sum)."),
         "mean_over_images": N_("your gradient is d times too large: you divided by the number of images n only, "
                             "but F.mse_loss averages over all n·d entries (images × pixels)."),
     })

@@ -98,6 +98,9 @@ def _compared_tensors_with_in(error: BaseException) -> str | None:
                     "tensor_in_list": N_("asking whether a tensor is in a list of tensors compares it with each "
                     "element using ==, which gives a tensor of booleans (or fails on different shapes), not "
                     "one truth value. Compare objects by identity (or by their id())."),
+                    "unsorted": N_("your names are the right ones, but not in sorted order: the exercise asks "
+                    "for them sorted (model.named_parameters() lists them in the order the modules were made). "
+                    "Return sorted(...)."),
                     "first_group_only": N_("you looked only in the optimiser's first parameter group "
                     "(param_groups[0]); an optimiser can hold its Parameters in several groups (weight decay "
                     "for matrices, none for vectors, as nanoGPT builds it), and a Parameter in any group is "
@@ -121,7 +124,9 @@ def not_in_optimiser(answer, solution):
         if not all(isinstance(name, str) for name in got):
             raise Mismatch(tr("{call} must return a list of names (strings)", call=call), "list of str",
                            sorted({type(name).__name__ for name in got}))
-        expect_equal(sorted(got), expected, call, wrong=wrong)
+        if got != expected and sorted(got) == expected:    # the right names, not in the asked-for order
+            raise Mismatch(tr("{call}: wrong order", call=call), expected, got, mistake="unsorted")
+        expect_equal(got, expected, call, wrong=wrong)
     return len(cases)
 
 

@@ -173,7 +173,15 @@ def _size(vocab_size, d, n_layers, n_heads, context, tie) -> int:
     return sum(p.numel() for p in model.parameters())
 
 
-WIDTH_CASES = [(1000, 32, 2, 2, 16), (2000, 64, 2, 4, 32), (500, 24, 4, 3, 8), (30, 16, 3, 4, 8)]
+# The last two are tight enough that leaving out the position table (or, in the fifth, the final LayerNorm)
+# changes the answer.
+WIDTH_CASES = [(1000, 32, 2, 2, 16), (2000, 64, 2, 4, 32), (500, 24, 4, 3, 8), (30, 16, 3, 4, 8),
+               (314, 32, 1, 1, 256), (125, 16, 2, 2, 32)]
+
+
+def _size_without_positions(vocab_size, d, n_layers, n_heads, context, tie) -> int:
+    """A count that leaves out the position table."""
+    return _size(vocab_size, d, n_layers, n_heads, context, tie) - context * d
 
 
 def _widest(vocab_size, d_model, n_layers, n_heads, context, step, count=_size, strict=False) -> int:
@@ -196,9 +204,13 @@ def _widest(vocab_size, d_model, n_layers, n_heads, context, step, count=_size, 
                     "ignored_heads": N_("your width does not split evenly into the heads (d must be a multiple of "
                     "n_heads, or the attention cannot reshape it)."),
                     "over_budget": N_("your width is one step too wide: its tied model has more parameters than the "
-                    "untied budget."),
+                    "untied budget. (A count that leaves out a small part of the model, such as the final "
+                    "LayerNorm's 2·d numbers, ends here too.)"),
                     "doubled": N_("twice the width is not what V·d buys: widening also grows every block (its matrices "
-                    "grow with d², not d), so the budget runs out sooner.")})
+                    "grow with d², not d), so the budget runs out sooner."),
+                    "no_positions": N_("your count leaves out the position table (context × d numbers): it grows "
+                    "with d like everything else, so without it the tied model looks smaller than it is and your "
+                    "width is too wide.")})
 def widest_tied(answer, solution):
     for vocab_size, d_model, n_layers, n_heads, context in WIDTH_CASES:
         args = (vocab_size, d_model, n_layers, n_heads, context)
@@ -209,6 +221,9 @@ def widest_tied(answer, solution):
         one = _widest(*args, step=1)
         if one != expected:
             wrong["ignored_heads"] = one
+        without = _widest(*args, step=n_heads, count=_size_without_positions)
+        if without != expected and without not in wrong.values():
+            wrong["no_positions"] = without
         got = answer(*args)
         expect_type(got, int, call)
         expect_equal(got, expected, call, wrong=wrong)

@@ -209,10 +209,11 @@ def test_saving_from_config_agrees_with_meta_builds():
         keys = ("vocab_size", "hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads",
                 "num_key_value_heads", "tie_word_embeddings")
         with torch.device("meta"):
-            model = LlamaForCausalLM(LlamaConfig(**{k: config[k] for k in keys}))
+            model = LlamaForCausalLM(LlamaConfig(**{k: config[k] for k in keys if k in config}))
         built = sum(p.numel() for p in model.parameters())
         ties = model.get_output_embeddings().weight is model.get_input_embeddings().weight
-        assert ties == config["tie_word_embeddings"], name
+        # a config without the flag: the build shows LlamaConfig's default (False), which the exercise states
+        assert ties == config.get("tie_word_embeddings", False), name
         saved, share = sol.saving_from_config(config)
         saving = config["vocab_size"] * config["hidden_size"]
         assert saved == (saving if ties else 0), name

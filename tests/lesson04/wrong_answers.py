@@ -67,14 +67,14 @@ def _llama_total(config, *, kv_heads=None, head=None, embedding=True, final_norm
     kv = config["num_key_value_heads"] if kv_heads is None else kv_heads
     d_kv = d // config["num_attention_heads"] * kv
     per_layer = 2 * d * d + 2 * d * d_kv + mlp_matrices * d * d_ff + (2 * d if layer_norms else 0)
-    with_head = not config["tie_word_embeddings"] if head is None else head
+    with_head = not config.get("tie_word_embeddings", False) if head is None else head
     return ((V * d if embedding else 0) + config["num_hidden_layers"] * per_layer + (d if final_norm else 0)
             + (V * d if with_head else 0))
 
 
 def _tied_saving(config, **total):
     """(V·d, V·d / a total counted with the given slip) for a model that ties; (0, 0.0) otherwise."""
-    if not config["tie_word_embeddings"]:
+    if not config.get("tie_word_embeddings", False):
         return 0, 0.0
     saving = config["vocab_size"] * config["hidden_size"]
     return saving, saving / _llama_total(config, **total)
@@ -111,6 +111,10 @@ def saving_with_two_mlp_matrices(config):  # the GPT-2 MLP (up and down), not Sw
 
 def saving_with_one_kv_head(config):  # multi-query attention: K and V of one head each
     return _tied_saving(config, kv_heads=1)
+
+
+def saving_reading_a_missing_flag_as_tied(config):  # config.get("tie_word_embeddings", True)
+    return solutions.saving_from_config({"tie_word_embeddings": True, **config})
 
 
 def saving_as_float_count(config):  # the count must be a whole number of parameters
@@ -161,7 +165,8 @@ WRONG = {
     "saved_shares": {"swapped": shares_swapped, "ignores_ties": shares_ignoring_ties,
                      "assumes_untied": shares_assuming_untied, "ties_backwards": shares_ties_backwards,
                      "percent": shares_in_percent},
-    "saving_from_config": {"ignores_tie": saving_ignoring_the_flag, "untied_denominator": saving_of_untied_total,
+    "saving_from_config": {"absent_flag_as_tied": saving_reading_a_missing_flag_as_tied,
+                           "ignores_tie": saving_ignoring_the_flag, "untied_denominator": saving_of_untied_total,
                            "non_vocab_denominator": saving_of_non_vocab_total, "full_kv": saving_with_full_kv,
                            "final_norm": saving_without_final_norm},
     "vocab_for_share": {"rounds_down": vocab_rounded_down, "one_too_many": vocab_plus_one,

@@ -118,6 +118,12 @@ def gradient_without_the_two(W, b, c, x):
     return _summed(W, b, c, x, 1 / (2 * x.numel()))  # (x̂ − x) / (n·d): the 2 of the square is lost
 
 
+def gradient_averaging_the_paths(W, b, c, x):  # (decoder path + encoder path) / 2: also exactly half
+    z = x @ W.T + b
+    grad_out = 2 * (z @ W + c - x) / x.numel()
+    return (z.T @ grad_out + (grad_out @ W.T).T @ x) / 2
+
+
 def gradient_mean_over_images(W, b, c, x):
     return _summed(W, b, c, x, 1 / len(x))  # divided by n only
 
@@ -254,4 +260,5 @@ CAUGHT = {
 # Further wrong answers that a named mistake also covers (tests/lesson05 checks each gets that diagnosis).
 ALSO_DIAGNOSED = {
     "tie_status": {"detached_leaf_called_tied": [status_by_is_leaf], "shared_called_copy": [status_by_gradient_only]},
+    "tied_gradient": {"missing_two": [gradient_averaging_the_paths]},
 }

@@ -32,6 +32,11 @@ def optimiser_looked_in_the_first_group_only(model, optimiser):
     return sorted(n for n, p in model.named_parameters() if id(p) not in held)
 
 
+def optimiser_names_in_model_order(model, optimiser):  # right names, not sorted
+    held = {id(p) for p in _held(optimiser)}
+    return [n for n, p in model.named_parameters() if id(p) not in held]
+
+
 def optimiser_listed_tied_names_twice(model, optimiser):
     held = {id(p) for p in _held(optimiser)}
     return sorted(n for n, p in model.named_parameters(remove_duplicate=False) if id(p) not in held)
@@ -263,7 +268,8 @@ WRONG = {
     "not_in_optimiser": {"compared_values": optimiser_compared_by_values,
                          "compared_memory": optimiser_compared_by_memory,
                          "tensor_in_list": optimiser_checked_with_in,
-                         "first_group_only": optimiser_looked_in_the_first_group_only},
+                         "first_group_only": optimiser_looked_in_the_first_group_only,
+                         "unsorted": optimiser_names_in_model_order},
     "count_checkpoint_parameters": {"counted_tie_twice": count_every_entry,
                                     "same_storage_once": count_once_per_storage,
                                     "same_start_once": count_once_per_start_address,
