@@ -1,8 +1,8 @@
 """Running the learner's function inside a check without letting it break the check or the session.
 
 While the learner's code runs, :func:`guarded` stops it after a time limit (where the platform has
-``SIGALRM``: Linux and macOS, in the kernel's main thread), keeps at most ``MAX_LINES`` of what it prints
-(and says how much more there was), and afterwards restores what it may have changed for the rest of the
+``SIGALRM``: Linux and macOS, in the kernel's main thread), keeps at most ``MAX_LINES`` lines and
+``MAX_CHARS`` characters of what it prints (and says how much more there was), and afterwards restores what it may have changed for the rest of the
 session: torch's default dtype, whether gradients are on, and torch's global random state.
 """
 
@@ -20,6 +20,7 @@ from lmtie_edu.shared.language import tr
 
 TIME_LIMIT_SECONDS = 30  # per check: every reference solution takes well under a second
 MAX_LINES = 20
+MAX_CHARS = 4000   # one print of a huge string is one line: characters are capped too
 
 
 class AnswerTimeout(Exception):
@@ -28,14 +29,17 @@ class AnswerTimeout(Exception):
 
 class _CappedOutput(io.TextIOBase):
     def __init__(self, target):
-        self.target, self.lines, self.hidden = target, 0, 0
+        self.target, self.lines, self.chars, self.hidden_chars, self.at_line_start = target, 0, 0, 0, True
 
     def write(self, text: str) -> int:
-        for piece in text.splitlines(keepends=True):
-            if self.lines < MAX_LINES:
-                self.target.write(piece)
-            else:
-                self.hidden += piece.endswith("\n")
+        for piece in str.__str__(text).splitlines(keepends=True):
+            room = MAX_CHARS - self.chars
+            shown = piece[:room] if self.lines < MAX_LINES and room > 0 else ""
+            if shown:
+                self.target.write(shown)
+                self.at_line_start = shown.endswith("\n")
+            self.chars += len(shown)
+            self.hidden_chars += len(piece) - len(shown)
             self.lines += piece.endswith("\n")
         return len(text)
 
@@ -70,5 +74,8 @@ def guarded(limit: float | None = None):
         torch.set_default_dtype(dtype)
         torch.set_grad_enabled(grad)
         torch.set_rng_state(rng)
-        if output.hidden:
-            print(tr("   … and {count} more lines printed by your code (not shown)", count=output.hidden))
+        if output.hidden_chars:
+            if not output.at_line_start:
+                print()   # the last line shown was cut: the note starts a line of its own
+            print(tr("   … and {count} more characters printed by your code (not shown)",
+                     count=format(output.hidden_chars, ",")))

@@ -54,7 +54,10 @@ class Verdict:
 
 
 def _short(value) -> str:
-    text = repr(value)
+    try:
+        text = str.__str__(repr(value))
+    except Exception:  # noqa: BLE001 — the learner's object has a __repr__ that raises
+        return tr("a {type} that cannot be shown (its __repr__ raised an error)", type=type(value).__name__)
     return text if len(text) <= 300 else text[:297] + "..."
 
 
@@ -136,7 +139,10 @@ def exercise(solution: Callable, *, hints: list[str] | tuple[str, ...], mistakes
                     lines.append(tr("   where:    {text}", text=wrong.where))
                 return False, lines + diagnosis(wrong.mistake)
             except LearnerCrash as crash:
-                key = on_error(crash.error) if on_error else None
+                try:
+                    key = on_error(crash.error) if on_error else None
+                except Exception:  # noqa: BLE001 — the learner's error misbehaves (its __str__ raises): no diagnosis
+                    key = None
                 return False, [tr("❌ {name}: your code raised {error}", name=name, error=crash)] + diagnosis(key)
             except Exception as bug:  # noqa: BLE001 — anything else is the checker's own failure
                 return False, [tr("⚠️ {name}: the check itself failed — a bug in lmtie_edu, not in your answer "

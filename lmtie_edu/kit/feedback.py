@@ -33,8 +33,20 @@ class LearnerCrash(Exception):
     """The learner's own function raised: carries the original error."""
 
     def __init__(self, error: BaseException):
-        super().__init__(f"{type(error).__name__}: {error}")
+        super().__init__(f"{type(error).__name__}: {shown_message(error)}")
         self.error = error
+
+
+MAX_MESSAGE = 500  # characters of a learner's error message that a check shows
+
+
+def shown_message(error: BaseException) -> str:
+    """The error's message, at most MAX_MESSAGE characters; a message that cannot be made is said so."""
+    try:
+        text = str.__str__(str(error))
+    except Exception:  # noqa: BLE001 — the learner's exception class has a __str__ that raises
+        return tr("(its message cannot be shown: its __str__ raised an error)")
+    return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE - 1] + "…"
 
 
 class NotAttempted(Exception):

@@ -25,6 +25,20 @@ from lmtie_edu.shared.language import tr
 PREDICTIONS: dict[str, dict] = {}  # question key -> {"guess": ..., "correct": bool}
 
 
+def _plain(guess):
+    """A str, int or float guess as a plain built-in value: a subclass cannot bring its own == (an answer whose
+    == is always True must not be "Right."); anything else is left for is_right to refuse."""
+    if isinstance(guess, str):
+        return str.__str__(guess)
+    if isinstance(guess, bool):
+        return guess
+    if isinstance(guess, int):
+        return int.__index__(guess)
+    if isinstance(guess, float):
+        return float.__float__(guess)
+    return guess
+
+
 class Question:
     """Shared by both kinds: a key and the explanation shown once answered (the question is the lesson's)."""
 
@@ -42,7 +56,7 @@ class Question:
 
     def feedback(self, guess) -> str:
         """Record ``guess`` and return the verdict and the explanation (plain text)."""
-        guess = self.canonical(guess)
+        guess = self.canonical(_plain(guess))
         correct = self.is_right(guess)
         PREDICTIONS[self.key] = {"guess": guess, "correct": correct}
         said = f"{guess:,g}" if isinstance(guess, float) else tr(guess)

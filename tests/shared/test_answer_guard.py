@@ -52,8 +52,51 @@ def test_what_an_answer_prints_is_capped(capsys):
 
     assert ex.bag_of_tokens(chatty)
     out = capsys.readouterr().out
-    assert out.count("\n") < 40 and "more lines printed by your code (not shown)" in out
+    assert out.count("\n") < 40 and "more characters printed by your code (not shown)" in out
     assert out.rstrip().splitlines()[-1].startswith("✅ bag_of_tokens: correct")
+
+
+def test_one_huge_line_is_capped_by_characters(capsys):
+    def shouts(W, ids):
+        print("x" * 3_000_000)
+        return solutions.bag_of_tokens(W, ids)
+
+    assert ex.bag_of_tokens(shouts)
+    out = capsys.readouterr().out
+    assert len(out) < 6_000 and "more characters printed by your code (not shown)" in out
+    assert out.rstrip().splitlines()[-1].startswith("✅ bag_of_tokens: correct")
+
+
+def test_a_huge_or_unprintable_error_message_is_the_learners_and_is_capped(capsys):
+    class Unprintable(Exception):
+        def __str__(self):
+            raise RuntimeError("no")
+
+    def raises_huge(W, ids):
+        raise ValueError("y" * 3_000_000)
+
+    def raises_unprintable(W, ids):
+        raise Unprintable()
+
+    assert not ex.bag_of_tokens(raises_huge)
+    out = capsys.readouterr().out
+    assert len(out) < 2_000 and "your code raised ValueError: yyy" in out and "a bug in lmtie_edu" not in out
+    assert not ex.bag_of_tokens(raises_unprintable)
+    out = capsys.readouterr().out
+    assert "your code raised Unprintable: (its message cannot be shown" in out and "a bug in lmtie_edu" not in out
+
+
+def test_an_answer_whose_repr_raises_is_told_so(capsys):
+    class Unshowable(list):
+        def __repr__(self):
+            raise RuntimeError("no")
+
+    def returns_unshowable(W, ids):
+        return Unshowable([1, 2])
+
+    assert not ex.bag_of_tokens(returns_unshowable)
+    out = capsys.readouterr().out
+    assert "a bug in lmtie_edu" not in out and "❌ bag_of_tokens" in out
 
 
 def test_global_torch_state_is_restored(capsys):
