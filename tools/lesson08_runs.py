@@ -6,7 +6,7 @@ Usage:
                                                   # re-run one stored run and compare it (exit 1 if it differs)
 
 Each run is the lesson's training loop in float64 on one thread, so the stored numbers are the same on any CPU
-to far more digits than the lesson prints. All of it takes about 5 minutes on 2 cores.
+to far more digits than the lesson prints. All of it takes about 3 minutes on 2 cores (two processes).
 """
 
 from __future__ import annotations
@@ -59,7 +59,11 @@ def make_all(jobs: int) -> dict:
 def check(name: str, seed: int, tolerance: float = 1e-3) -> list[str]:
     """Re-run one stored run; the differences beyond ``tolerance`` (relative), one line each."""
     stored = json.loads(STORED.read_text(encoding="utf-8"))
-    [old] = [run for run in stored["runs"] if run["variant"] == name and run["seed"] == seed]
+    found = [run for run in stored["runs"] if run["variant"] == name and run["seed"] == seed]
+    if not found:
+        raise SystemExit(f"no stored run of variant {name!r} with seed {seed}; the variants are "
+                         f"{[v.name for v in variants.VARIANTS]}, the seeds {list(variants.SEEDS)}")
+    [old] = found
     new = one_run(name, seed)
     problems = []
     for key, value in old.items():

@@ -53,6 +53,11 @@ def test_one_stored_run_is_re_derived():
     assert (torch.get_default_dtype(), torch.get_num_threads()) == (dtype, threads)   # other tests share the process
 
 
+def test_a_check_of_a_run_that_was_never_stored_names_the_stored_ones():
+    with pytest.raises(SystemExit, match="no stored run of variant 'tide' with seed 7; the variants are .*'tied'"):
+        lesson08_runs.check("tide", 7)
+
+
 def test_the_table_compares_each_variant_with_the_untied_model_of_its_budget():
     rows = {row["variant"]: row for row in variants.variant_table(variants.stored_runs())}
     for name in ("tied", "tied, 4× the steps"):
