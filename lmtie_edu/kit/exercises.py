@@ -18,9 +18,12 @@ The checker receives the learner's function wrapped so that a crash inside it is
 
 from __future__ import annotations
 
+import builtins
 import functools
 import inspect
 from collections.abc import Callable
+
+import torch
 
 from lmtie_edu.shared.language import tr
 
@@ -68,6 +71,9 @@ class _LearnersFunction:
         self.function = function
 
     def __call__(self, *args, **kwargs):
+        # what an answer may switch for the whole session is switched back as soon as it returns, before the
+        # checker's own code runs on (the rest of the session is restored by answer_guard.guarded)
+        state = torch.get_default_dtype(), torch.is_grad_enabled(), torch.get_num_threads(), builtins.print
         try:
             return plain(self.function(*args, **kwargs))
         except NotImplementedError:
@@ -76,6 +82,11 @@ class _LearnersFunction:
             raise
         except (Exception, SystemExit, KeyboardInterrupt) as error:  # exit() or Ctrl-C in an answer: the learner's
             raise LearnerCrash(error) from error
+        finally:
+            torch.set_default_dtype(state[0])
+            torch.set_grad_enabled(state[1])
+            torch.set_num_threads(state[2])
+            builtins.print = state[3]
 
 
 def _stuck_line(name: str, hints: list[str]) -> str:

@@ -115,3 +115,28 @@ def test_global_torch_state_is_restored(capsys):
     assert torch.get_default_dtype() == torch.float32 and torch.is_grad_enabled()
     assert torch.equal(torch.rand(3), expected_next)  # the learner's random stream goes on as if untouched
     capsys.readouterr()
+
+
+def test_an_answer_that_switches_global_state_gets_a_verdict_about_its_answer(capsys):
+    from lmtie_edu.lesson05 import exercises as ex05
+    from lmtie_edu.lesson05 import solutions as sol05
+
+    def gradient_then_grad_off(W, b, c, x):      # right, but leaves autograd off for the checker
+        torch.set_grad_enabled(False)
+        return sol05.tied_gradient(W, b, c, x)
+
+    def bag_then_float64(W, ids):                # right, but leaves float64 as the default dtype
+        torch.set_default_dtype(torch.float64)
+        return solutions.bag_of_tokens(W, ids)
+
+    def bag_and_silence(W, ids):                 # right, but replaces print
+        import builtins
+        builtins.print = lambda *args, **kwargs: None
+        return solutions.bag_of_tokens(W, ids)
+
+    assert ex05.tied_gradient(gradient_then_grad_off)
+    assert ex.bag_of_tokens(bag_then_float64)
+    assert ex.bag_of_tokens(bag_and_silence)
+    out = capsys.readouterr().out
+    assert "a bug in lmtie_edu" not in out and out.count("✅") == 3
+    assert torch.is_grad_enabled() and torch.get_default_dtype() == torch.float32
