@@ -3,17 +3,21 @@
 While the learner's code runs, :func:`guarded` stops it after a time limit (where the platform has
 ``SIGALRM``: Linux and macOS, in the kernel's main thread), keeps at most ``MAX_LINES`` lines and
 ``MAX_CHARS`` characters of what it prints (and says how much more there was), and afterwards restores what it may have changed for the rest of the
-session: torch's default dtype, whether gradients are on, and torch's global random state.
+session: torch's default dtype, whether gradients are on, torch's thread count, the global random states of
+torch, NumPy and Python's ``random``, and ``print``.
 """
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import io
+import random
 import signal
 import sys
 import threading
 
+import numpy as np
 import torch
 
 from lmtie_edu.shared.language import tr
@@ -56,6 +60,8 @@ def guarded(limit: float | None = None):
     """The context a check runs the learner's function in (see the module docstring)."""
     limit = TIME_LIMIT_SECONDS if limit is None else limit
     dtype, grad, rng = torch.get_default_dtype(), torch.is_grad_enabled(), torch.get_rng_state()
+    threads, python_rng, shown = torch.get_num_threads(), random.getstate(), builtins.print
+    numpy_rng = np.random.get_state()  # noqa: NPY002 — the legacy global generator is the one an answer may reseed
     output = _CappedOutput(sys.stdout)
     alarm = _can_alarm()
     if alarm:
@@ -74,6 +80,10 @@ def guarded(limit: float | None = None):
         torch.set_default_dtype(dtype)
         torch.set_grad_enabled(grad)
         torch.set_rng_state(rng)
+        torch.set_num_threads(threads)
+        np.random.set_state(numpy_rng)  # noqa: NPY002 — see above
+        random.setstate(python_rng)
+        builtins.print = shown
         if output.hidden_chars:
             if not output.at_line_start:
                 print()   # the last line shown was cut: the note starts a line of its own

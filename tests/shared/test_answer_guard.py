@@ -140,3 +140,24 @@ def test_an_answer_that_switches_global_state_gets_a_verdict_about_its_answer(ca
     out = capsys.readouterr().out
     assert "a bug in lmtie_edu" not in out and out.count("✅") == 3
     assert torch.is_grad_enabled() and torch.get_default_dtype() == torch.float32
+
+
+def test_numpy_and_python_random_states_and_threads_are_restored(capsys):
+    import random
+
+    import numpy as np
+
+    def reseeds(W, ids):
+        np.random.seed(99)  # noqa: NPY002 — the legacy global generator is what the guard restores
+        random.seed(99)
+        torch.set_num_threads(1)
+        return solutions.bag_of_tokens(W, ids)
+
+    np.random.seed(1)  # noqa: NPY002 — the legacy global generator is what the guard restores
+    random.seed(1)
+    threads = torch.get_num_threads()
+    expected = (np.random.random(), random.random())  # noqa: NPY002 — the legacy global generator is what the guard restores
+    np.random.seed(1)  # noqa: NPY002 — the legacy global generator is what the guard restores
+    random.seed(1)
+    assert ex.bag_of_tokens(reseeds)
+    assert (np.random.random(), random.random()) == expected and torch.get_num_threads() == threads  # noqa: NPY002 — the legacy global generator is what the guard restores
