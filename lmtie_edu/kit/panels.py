@@ -32,7 +32,7 @@ import ipywidgets as widgets
 from matplotlib.figure import Figure
 
 from lmtie_edu.shared.language import N_, tr
-from lmtie_edu.shared.validation import check_bool, plain_number
+from lmtie_edu.shared.validation import check_bool, is_option, plain_number
 
 from .plotting import figure_to_png
 
@@ -90,14 +90,14 @@ def _allowed(control) -> str:
 
 
 def check_control_value(name: str, control, value):
-    """Raise ``ValueError``/``TypeError`` for a value the control cannot hold.
+    """Return the value to store (NumPy's bool as Python's); raise ``ValueError``/``TypeError`` for a value the
+    control cannot hold.
 
     ipywidgets silently clamps an out-of-range slider value; a learner who asks for d = 10_000 on a
     slider that stops at 256 should be told, not handed a different model.
     """
     if isinstance(control, (widgets.Checkbox, widgets.ToggleButton)):
-        check_bool(value, name)
-        return
+        return check_bool(value, name)  # a Checkbox refuses np.True_ with a TraitError
     if isinstance(control, (widgets.IntSlider, widgets.IntText, widgets.BoundedIntText)):
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError(tr("{name} must be an integer, {allowed}; got {value}", name=name,
@@ -111,23 +111,24 @@ def check_control_value(name: str, control, value):
         if not low <= value <= high:
             raise ValueError(tr("{name} must be a value in [{low}, {high}]; got {value}", name=name,
                                 low=format(low, "g"), high=format(high, "g"), value=repr(value)))
-        return
+        return value
     if hasattr(control, "min") and hasattr(control, "max") and not control.min <= value <= control.max:
         raise ValueError(tr("{name} must be {allowed}; got {value}", name=name, allowed=_allowed(control),
                             value=repr(value)))
     if isinstance(control, widgets.SelectMultiple):
-        bad = [v for v in value if v not in control.options]
+        bad = [v for v in value if not any(is_option(v, option) for option in control.options)]
         if bad:
             raise ValueError(tr("{name} must be chosen from {options}; got {bad}", name=name,
                                 options=list(control.options), bad=bad))
-        return
+        return value
     if hasattr(control, "options"):
         values = [option[1] if isinstance(option, tuple) else option for option in control.options]
-        if value not in values:
+        if not any(is_option(value, option) for option in values):
             raise ValueError(tr("{name} must be {allowed}; got {value}", name=name, allowed=_allowed(control),
                                 value=repr(value)))
     if isinstance(control, widgets.Text) and not isinstance(value, str):
         raise TypeError(tr("{name} must be text; got {value}", name=name, value=repr(value)))
+    return value
 
 
 @contextlib.contextmanager
@@ -160,8 +161,7 @@ class TiePanel:
         ``pure=True`` promises that ``compute`` depends on its arguments only (no learner-owned model or
         tensor that could change behind the panel): a state already drawn is then shown again from a small
         cache instead of being recomputed — a learner flipping the toggle back and forth waits only once."""
-        check_bool(tie, "tie")
-        check_bool(pure, "pure")
+        tie, pure = check_bool(tie, "tie"), check_bool(pure, "pure")  # np.True_ as True: a Checkbox refuses NumPy's
         self._cache: OrderedDict | None = OrderedDict() if pure else None
         self.compute = compute
         self.tie = widgets.Checkbox(value=tie, description=tr(tie_description), indent=False)
@@ -170,8 +170,7 @@ class TiePanel:
             if name not in self.controls:
                 raise ValueError(tr("this panel has no control {name}; its controls are {controls}", name=repr(name),
                                     controls=list(self.controls)))
-            check_control_value(name, self.controls[name], value)
-            self.controls[name].value = value
+            self.controls[name].value = check_control_value(name, self.controls[name], value)
         self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%"))
         self.numbers = widgets.HTML()
         self.status = widgets.HTML()
@@ -203,7 +202,7 @@ class TiePanel:
             if name not in self.controls:
                 raise ValueError(tr("this panel has no control {name}; its controls are {controls}", name=repr(name),
                                     controls=list(self.controls)))
-            check_control_value(name, self.controls[name], value)
+            values[name] = check_control_value(name, self.controls[name], value)  # np.True_ stored as True
         before = self.values()
         self._assign(values)
         try:

@@ -8,6 +8,8 @@ figure only when it asks to (``show(fig)``).
 from __future__ import annotations
 
 import io
+import itertools
+import math
 import numbers
 
 from lmtie_edu.shared import notebook as _notebook
@@ -124,6 +126,11 @@ def _matrix_values(matrix) -> np.ndarray:
     if getattr(matrix, "is_meta", False):
         raise ValueError("matrix is a meta tensor (a shape without values): there is nothing to draw")
     shape = tuple(getattr(matrix, "shape", ()))
+    if shape and len(shape) != 2:  # said before a 10**8-value tensor is converted
+        raise ValueError(f"matrix must be 2-D with at least one row and column; got shape {shape}")
+    if not shape and isinstance(matrix, list | tuple):  # nested lists: their rows, and the first row's length
+        first = matrix[0] if matrix else ()
+        shape = (len(matrix), len(first) if isinstance(first, list | tuple) else 1)
     if len(shape) == 2 and shape[0] * shape[1] > MAX_CELLS:
         raise ValueError(f"matrix has {shape[0] * shape[1]:,} cells {shape}; heatmap draws at most {MAX_CELLS:,} "
                          f"(more than a screen shows) — draw a slice, e.g. matrix[:100]")
@@ -148,19 +155,27 @@ def _matrix_values(matrix) -> np.ndarray:
 
 
 def _row_numbers(highlight_rows, n_rows: int) -> list[int]:
+    if getattr(highlight_rows, "is_meta", False):
+        raise ValueError("highlight_rows is a meta tensor (a shape without values): pass the row numbers themselves")
+    too_many = ValueError(f"highlight_rows lists more than {MAX_CELLS:,} rows (more than heatmap draws; checking them "
+                          f"would take minutes) — pass the distinct rows, e.g. sorted(set(ids))")
     if isinstance(highlight_rows, torch.Tensor | np.ndarray):
+        if math.prod(highlight_rows.shape) > MAX_CELLS:
+            raise too_many
         highlight_rows = highlight_rows.tolist()
     if isinstance(highlight_rows, numbers.Integral) and not isinstance(highlight_rows, bool):
         highlight_rows = [highlight_rows]
     bad = TypeError(f"highlight_rows must be row numbers (integers), e.g. [0, 3]; got {highlight_rows!r:.80}")
     if isinstance(highlight_rows, str | bytes) or not hasattr(highlight_rows, "__iter__"):
         raise bad
-    rows = list(highlight_rows)
+    rows = list(itertools.islice(highlight_rows, MAX_CELLS + 1))  # range(10**8) is not drawn to its end
+    if len(rows) > MAX_CELLS:
+        raise too_many
     if any(isinstance(r, bool | np.bool_) or not isinstance(r, numbers.Integral) for r in rows):
         raise bad
     rows = sorted(set(int(r) for r in rows))
     if rows and not 0 <= rows[0] <= rows[-1] < n_rows:
-        raise ValueError(f"highlight_rows must lie in [0, {n_rows - 1}]; got {rows}")
+        raise ValueError(f"highlight_rows must lie in [0, {n_rows - 1}]; got {rows[0] if rows[0] < 0 else rows[-1]}")
     return rows
 
 

@@ -8,12 +8,15 @@ from matplotlib.colors import ListedColormap
 from matplotlib.patches import Rectangle
 
 from lmtie_edu.kit.diagrams import HEAD, INK, LOOKUP, SHARED, arrow, canvas, matrix, note
+from lmtie_edu.kit.plotting import MAX_CELLS
 from lmtie_edu.shared.language import tr
-from lmtie_edu.shared.validation import check_matrix
+from lmtie_edu.shared.validation import check_matrix, check_token_ids
 
 __all__ = ["GradientRows", "draw_gradient_rows", "draw_shared_matrix", "exponent_range", "gradient_exponents",
            "row_outlines", "show_rows"]
 
+#: The most rows draw_gradient_rows draws (one outline artist each: 10,000 take seconds; lesson 01 draws 12).
+MAX_ROWS = 10_000
 #: |gradient| colours: the smallest non-zero value is already a clear green, so no non-zero row looks white.
 _GREENS = ListedColormap(colormaps["Greens"](np.linspace(0.35, 1.0, 256))).with_extremes(bad="white")
 
@@ -39,8 +42,13 @@ def row_outlines(ax, rows: int, cols: int) -> list[Rectangle]:
                                    visible=False)) for row in range(rows)]
 
 
+def _checked_rows(rows, n_rows: int):
+    """Rows to outline as a LongTensor: an id, a list, an array or a tensor of integers in [0, n_rows - 1]."""
+    return check_token_ids(rows, n_rows, ranks=(0, 1, 2), name="highlight_rows")
+
+
 def show_rows(outlines: list[Rectangle], rows) -> None:
-    wanted = set(int(r) for r in rows)
+    wanted = set(_checked_rows(rows, len(outlines)).unique().tolist())  # a clear error for -1, 999, 1.5, meta
     for row, outline in enumerate(outlines):
         outline.set_visible(row in wanted)
 
@@ -50,7 +58,13 @@ class GradientRows:
     redraws only :attr:`artists`, in drawing order, the axes' spines on top as in a full drawing)."""
 
     def __init__(self, ax, grad, *, highlight_rows=(), color_range: tuple[float, float] | None = None):
+        shape = tuple(getattr(grad, "shape", ()))
+        if len(shape) == 2 and (shape[0] > MAX_ROWS or shape[0] * shape[1] > MAX_CELLS):
+            raise ValueError(tr("grad has shape {shape}; draw_gradient_rows draws at most {rows:,} rows and {cells:,} "
+                                "entries (one outline per row: more would take minutes) — draw a slice, e.g. grad[:100]",
+                                shape=shape, rows=MAX_ROWS, cells=MAX_CELLS))
         exponents = gradient_exponents(grad)
+        _checked_rows(highlight_rows, exponents.shape[0])  # before anything is drawn
         low, high = color_range or exponent_range(exponents)
         self.image = ax.imshow(exponents, cmap=_GREENS, vmin=low, vmax=high, aspect="auto", interpolation="nearest")
         rows, cols = exponents.shape

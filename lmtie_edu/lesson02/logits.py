@@ -60,11 +60,12 @@ def hidden_from_polar(angle_degrees: float, length: float) -> torch.Tensor:
     return torch.tensor([float(length) * math.cos(radians), float(length) * math.sin(radians)])
 
 
-def _check_hidden(h, W) -> torch.Tensor:
-    check_matrix(W, "W")  # 2-D, floating, real (not meta), non-empty, finite
+def _check_hidden(h, W) -> tuple[torch.Tensor, torch.Tensor]:
+    W = check_matrix(W, "W")  # 2-D, floating, real (not meta), non-empty, finite; a sparse W as its dense form
     if not isinstance(h, torch.Tensor):
         raise TypeError(tr("h must be a torch.Tensor of shape (d,) = ({d},); got {type}", d=W.shape[1],
                            type=type(h).__name__))
+    h = h.to_dense() if h.is_sparse else h
     if h.dim() != 1 or h.shape[0] != W.shape[1]:
         raise ValueError(tr("h must have shape (d,) = ({d},) to match W of shape {shape}; got {got}",
                             d=W.shape[1], shape=tuple(W.shape), got=tuple(h.shape)))
@@ -72,7 +73,7 @@ def _check_hidden(h, W) -> torch.Tensor:
         raise TypeError(tr("h must hold floating-point values; got dtype {dtype}", dtype=h.dtype))
     if h.is_meta or not torch.isfinite(h).all():
         raise ValueError(tr("h must hold finite real values (no NaN, inf, or meta tensor)"))
-    return h.to(W.dtype)  # a float64 h with a float32 W: compute in W's precision
+    return h.to(W.dtype), W  # a float64 h with a float32 W: compute in W's precision
 
 
 def score_table(h: torch.Tensor, W: torch.Tensor) -> dict:
@@ -81,7 +82,7 @@ def score_table(h: torch.Tensor, W: torch.Tensor) -> dict:
     ``logits = W @ h`` (one inner product per row), the softmax, each row's norm, its cosine with
     ``h`` and its Euclidean distance to ``h``; ``top`` is the largest logit, ``nearest`` the closest vector.
     """
-    h = _check_hidden(h, W)
+    h, W = _check_hidden(h, W)
     logits = W @ h
     if not bool(torch.isfinite(logits).all()):
         raise ValueError(tr("the logits W @ h overflow {dtype} (|h|·|w_i| is beyond its range): scale h or W down",

@@ -29,6 +29,7 @@ from lmtie_edu.shared.validation import (
     check_matrix,
     check_number,
     check_positive_int,
+    check_seed,
 )
 
 N_PIXELS = 64  # 8 × 8 images
@@ -57,7 +58,7 @@ def load_digits_split(test_fraction: float = 0.25, seed: int = 0) -> DigitsSplit
     """
     test_fraction = check_number(test_fraction, "test_fraction", minimum=0.01, maximum=0.99,
                                  expected=tr("a number in [0.01, 0.99] (both sides need every digit)"))
-    seed = check_positive_int(seed, "seed", minimum=0)
+    seed = check_seed(seed)  # scikit-learn's random_state stops at 2**32 - 1
     cached = _split(test_fraction, seed)
     return DigitsSplit(*(t.clone() for t in (cached.train, cached.test, cached.train_labels, cached.test_labels)))
 
@@ -97,14 +98,14 @@ def check_model_args(n_inputs, n_hidden, tie, activation, output, init_std, seed
     check_choice(output, "output", OUTPUTS)
     if init_std is not None:
         check_number(init_std, "init_std", minimum=0, strict=True, expected=tr("a positive number or None (Glorot)"))
-    check_positive_int(seed, "seed", minimum=0)
+    check_seed(seed)  # torch.Generator().manual_seed overflows past 2**64 - 1
 
 
 def check_training_args(seeds, steps, batch_size, lr, eval_every, data) -> tuple[list[int], DigitsSplit]:
     """The arguments of :func:`train_seeds`: returns the seeds as a list and the data (default: the split)."""
     if isinstance(seeds, (str, bytes)) or not isinstance(seeds, Sequence):
         raise TypeError(tr("seeds must be a list of integers, e.g. [0, 1, 2]; got {seeds!r}", seeds=seeds))
-    seeds = [check_positive_int(s, "seed", minimum=0) for s in seeds]
+    seeds = [check_seed(s) for s in seeds]
     if not seeds:
         raise ValueError(tr("seeds must list at least one seed, e.g. [0, 1, 2]"))
     if len(seeds) > MAX_SEEDS:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib.util  # noqa: F401  (tests patch corpus.importlib.util.find_spec)
 import math
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -97,6 +98,9 @@ def load_similarity_benchmark(name: str = "simlex999", path=None) -> SimilarityB
     if path is None:
         check_choice(name, "benchmark", BENCHMARK_FILES)
         path = data_file(BENCHMARK_FILES[name], gensim_test_data_dir())
+    if not isinstance(path, str | os.PathLike):
+        raise TypeError(tr("path must be the file to read (a str or a pathlib.Path) or None for the named benchmark; "
+                           "got {value:.80} ({type})", value=repr(path), type=type(path).__name__))
     path = Path(path)
     shown = _display_name(path)
     if not path.is_file():

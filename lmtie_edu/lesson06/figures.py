@@ -250,6 +250,8 @@ def gradient_counts_figure(input_fraction: torch.Tensor, output_fraction: torch.
                                 name=name, shape=tuple(getattr(counts, 'shape', ()))))
     if len(counts) < 3:
         raise ValueError(tr("counts must hold at least 3 ids (<unk>, <eos> and a word); got {count}", count=len(counts)))
+    # values computed with autograd on (a tensor that requires grad) are drawn as the numbers they are
+    input_fraction, output_fraction, counts = (t.detach() for t in (input_fraction, output_fraction, counts))
     fig, ax = new_figure(size=(7.0, 3.4), layout="constrained")
     words = torch.arange(2, len(counts))   # skip <unk> and <eos>
     order = words[torch.argsort(-counts[words], stable=True)]

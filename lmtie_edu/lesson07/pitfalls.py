@@ -51,7 +51,7 @@ def tiny_gpt2(*, vocab_size: int = 64, tie: bool = True, seed: int = 0):
     from transformers import GPT2Config, GPT2LMHeadModel
 
     vocab_size = check_size(vocab_size, "vocab_size", minimum=2, maximum=100_000)
-    check_bool(tie, "tie")
+    tie = check_bool(tie, "tie")  # np.True_ as True: the config refuses NumPy's bool
     config = GPT2Config(vocab_size=vocab_size, n_positions=32, n_embd=16, n_layer=1, n_head=2,
                         bos_token_id=vocab_size - 1, eos_token_id=vocab_size - 1, tie_word_embeddings=tie)
     with seeded(seed):  # the weights are drawn from torch's global generator; the learner's is restored

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import numbers
 
 import torch
 
 from .language import tr
+
+MAX_VALUES = 1_000_000  # one value per seed: a lesson averages a handful; 10**8 would run for minutes
+
+
+def _too_many(count: str) -> ValueError:
+    return ValueError(tr("values must hold at most {limit:,} numbers (one per seed; more would take minutes); got "
+                         "{count} — for many numbers use a tensor's .mean() and .std()", limit=MAX_VALUES, count=count))
 
 
 def _as_floats(values) -> list[float]:
@@ -19,11 +27,15 @@ def _as_floats(values) -> list[float]:
         if values.dim() > 1:
             raise ValueError(tr("values must be a 1-D tensor (one value per seed); got shape {shape}",
                                 shape=tuple(values.shape)))
+        if values.numel() > MAX_VALUES:
+            raise _too_many(f"{values.numel():,}")
         values = values.detach().double().reshape(-1).tolist()
     try:
-        values = list(values)
+        values = list(itertools.islice(values, MAX_VALUES + 1))  # a generator of 10**8 values is not drawn to its end
     except TypeError:
         raise TypeError(tr("values must be an iterable of numbers; got {type}", type=type(values).__name__)) from None
+    if len(values) > MAX_VALUES:
+        raise _too_many(f"> {MAX_VALUES:,}")
     for value in values:
         if isinstance(value, bool) or not isinstance(value, numbers.Real):
             raise TypeError(tr("every value must be a real number (one per seed); got {value}", value=repr(value)))

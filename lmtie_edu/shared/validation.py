@@ -178,6 +178,16 @@ def check_choice(value, name: str, options) -> object:
                         name=name, options=list(options), value=repr(value)))
 
 
+def is_option(value, option) -> bool:
+    """``value`` is ``option`` and of its kind: True is not the option 1 (nor 1 the option True), 2.0 and 2+0j are
+    not the option 2 (an int option wants an int; a float option takes an int). A dropdown would store the equal
+    option, so a panel's set() would take what its constructor refuses."""
+    flags = (bool, np.bool_)
+    kind = flags if isinstance(option, flags) else next(
+        (k for k in (numbers.Integral, numbers.Real, numbers.Complex) if isinstance(option, k)), object)
+    return isinstance(value, kind) and isinstance(value, flags) == isinstance(option, flags) and value == option
+
+
 def check_bool(value, name: str) -> bool:
     """Raise ``TypeError`` unless ``value`` is exactly True or False (1, 0 and "yes" are not switches)."""
     if not isinstance(value, bool | np.bool_):

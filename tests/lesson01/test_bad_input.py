@@ -5,9 +5,11 @@ import torch
 from torch import nn
 
 from lmtie_edu.kit.exercises import HINTS_SHOWN
+from lmtie_edu.kit.plotting import new_figure
 from lmtie_edu.lesson01 import exercises as ex
 from lmtie_edu.lesson01 import lookup as embedding
 from lmtie_edu.lesson01 import solutions
+from lmtie_edu.lesson01.figures import draw_gradient_rows
 from tests.probes import Probe, parametrize
 
 
@@ -124,6 +126,39 @@ FIGURE = [
 ]
 
 
+def _draw(grad=None, highlight_rows=()):
+    grad = torch.randn(6, 4, generator=torch.Generator().manual_seed(0)) if grad is None else grad
+    return draw_gradient_rows(new_figure()[1], grad, title="t", highlight_rows=highlight_rows)
+
+
+def _outlined(drawn):
+    return [row for row, outline in enumerate(drawn.outlines) if outline.get_visible()]
+
+
+# issue 36, item 4: a deep traceback (meta), a silent nothing (-1, 999, 1.5) or a hang (10**8 rows) before
+DRAW = [
+    Probe("draw_gradient_rows highlight_rows meta", lambda: _draw(highlight_rows=torch.empty(2, dtype=torch.long,
+                                                                                            device="meta")),
+          ValueError, r"highlight_rows is a meta tensor"),
+    Probe("draw_gradient_rows highlight_rows -1", lambda: _draw(highlight_rows=[-1]), ValueError,
+          r"highlight_rows must lie in \[0, 5\].*got -1"),
+    Probe("draw_gradient_rows highlight_rows 999", lambda: _draw(highlight_rows=[1, 999]), ValueError,
+          r"highlight_rows must lie in \[0, 5\].*got 999"),
+    Probe("draw_gradient_rows highlight_rows 1.5", lambda: _draw(highlight_rows=[1.5]), TypeError,
+          r"highlight_rows must be integers"),
+    Probe("draw_gradient_rows highlight_rows 2.0", lambda: _draw(highlight_rows=(2.0,)), TypeError,
+          r"highlight_rows must be integers"),
+    Probe("draw_gradient_rows highlight_rows ids with repeats", lambda: _outlined(_draw(highlight_rows=[5, 2, 5])),
+          check=lambda rows: rows == [2, 5]),
+    Probe("draw_gradient_rows highlight_rows one numpy id", lambda: _outlined(_draw(highlight_rows=np.int64(3))),
+          check=lambda rows: rows == [3]),
+    Probe("draw_gradient_rows 10**8 rows", lambda: _draw(torch.ones(1, 1).expand(10**8, 1)), ValueError,
+          r"grad has shape \(100000000, 1\); draw_gradient_rows draws at most 10,000 rows"),
+    Probe("draw_gradient_rows 5,000 x 1,000 entries", lambda: _draw(torch.ones(1, 1).expand(5_000, 1_000)), ValueError,
+          r"at most .*4,000,000 entries.*grad\[:100\]"),
+]
+
+
 # -- exercise checks: an answer that mutates its inputs cannot change the reference ----------------------------------
 
 def _verdict(name, answer):
@@ -167,7 +202,7 @@ CHECKS = [
           check=lambda passed: passed),
 ]
 
-PROBES = NONZERO + PARSE + GRADIENT + FIGURE + CHECKS
+PROBES = NONZERO + PARSE + GRADIENT + FIGURE + DRAW + CHECKS
 
 
 @parametrize(PROBES)

@@ -24,6 +24,12 @@ def _with_zero_row(W):
     return W
 
 
+def _same_scores(got, expected):
+    return got.keys() == expected.keys() and all(
+        torch.equal(got[k], expected[k]) if isinstance(expected[k], torch.Tensor) else got[k] == expected[k]
+        for k in expected)
+
+
 def _toy_is_fresh():
     labels, embedding, head = toy_vocabulary()
     labels[0], embedding[0, 0], head[0, 0] = "spoiled", 99.0, 99.0
@@ -60,6 +66,11 @@ SCORES = [
     Probe("logits overflow float32", lambda: score_table(torch.tensor([1e30, 0]), W_EMB * 1e30), ValueError,
           r"logits .*overflow"),
     Probe("h requires grad", lambda: score_table(H.clone().requires_grad_(), W_EMB)["top"], check=lambda t: t == 0),
+    # issue 36, item 4: torch's "norm_sparse currently only supports full reductions" before
+    Probe("W sparse (its dense form is scored)", lambda: _same_scores(score_table(H, W_EMB.to_sparse()),
+                                                                     score_table(H, W_EMB)), check=bool),
+    Probe("h and W sparse", lambda: _same_scores(score_table(H.to_sparse(), W_EMB.to_sparse()), score_table(H, W_EMB)),
+          check=bool),
 ]
 
 FIGURES = [

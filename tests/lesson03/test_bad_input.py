@@ -25,6 +25,25 @@ def _heatmaps(n=3, **kwargs):
     return figures.plot_gradient_heatmaps([G] * n, [f"m{i}" for i in range(n)], **kwargs)
 
 
+def _set(**values):
+    panel = figures.decomposition_panel()
+    panel.set(**values)
+    return panel.values()
+
+
+def _refused(**values):
+    """set() raised ValueError naming the control and the options, and left the panel as it was."""
+    panel = figures.decomposition_panel()
+    before = (panel.values(), dict(panel.result.numbers), panel.image.value)
+    try:
+        panel.set(**values)
+    except ValueError as error:
+        name = next(iter(values))
+        return (str(error).startswith(f"{name} must be one of [0, 1, 2")
+                and (panel.values(), dict(panel.result.numbers), panel.image.value) == before)
+    return False
+
+
 def _panel_loss_after_spoiling_the_demo():
     loss = figures.decomposition_figure(2, 3, 4).numbers["loss"]
     demo = figures.demo_model()
@@ -91,6 +110,21 @@ PANEL = [
     Probe("decomposition_panel tie None", lambda: figures.decomposition_panel(tie=None), TypeError, r"tie must be"),
     Probe("decomposition_panel second -1", lambda: figures.decomposition_panel(second=-1), ValueError,
           r"second must be a token id in \[0, 15\]; got -1"),
+    # issue 36, item 4: a TraitError from ipywidgets for NumPy's bool before; set() took True, 2.0 and 5+0j as the
+    # equal token id (the dropdown stores the option) while the constructor refused them
+    Probe("decomposition_panel tie numpy bool", lambda: figures.decomposition_panel(tie=np.bool_(False)).values(),
+          check=lambda values: values["tie"] is False),
+    Probe("decomposition_panel set(tie=numpy bool)", lambda: _set(tie=np.bool_(False))["tie"], check=lambda t: t is False),
+    Probe("decomposition_panel second True", lambda: figures.decomposition_panel(second=True), ValueError,
+          r"second must be a token id"),
+    Probe("decomposition_panel set(second=True) refused, panel unchanged", lambda: _refused(second=True), check=bool),
+    Probe("decomposition_panel first 5+0j", lambda: figures.decomposition_panel(first=5 + 0j), ValueError,
+          r"first must be a token id"),
+    Probe("decomposition_panel set(first=5+0j) refused, panel unchanged", lambda: _refused(first=5 + 0j), check=bool),
+    Probe("decomposition_panel first 2.0", lambda: figures.decomposition_panel(first=2.0), ValueError,
+          r"first must be a token id"),
+    Probe("decomposition_panel set(first=2.0) refused, panel unchanged", lambda: _refused(first=2.0), check=bool),
+    Probe("decomposition_panel set(first=numpy int)", lambda: _set(first=np.int64(5))["first"], check=lambda v: v == 5),
 ]
 
 GRADIENTS = [
