@@ -55,6 +55,7 @@ help:
 	@echo "make bench-hub     class-scale benchmark: N = 1, 5, 10, 20 students -> build/hub-bench.json"
 	@echo "make release-check build + twine-check the wheel and sdist, install the wheel in a fresh venv, run lesson 01"
 	@echo "make test-release  the same, reusing that venv while its pins are unchanged (part of make test)"
+	@echo "make test-install  resolve the install from PyPI alone (no local pip settings): CPU torch, no nvidia-*"
 	@echo "make release-stamp REF=v0.2.0   stamp the Colab cell, badges and links with a release tag (REF=main: back)"
 	@echo "make test-binder-env  build Binder's environment in build/binder-env, then pip check (minutes the first time)"
 	@echo "make lint-workflows   actionlint over .github/workflows/"
@@ -78,8 +79,9 @@ python-check:
 $(PY): | python-check platform-check
 	$(PYTHON) -m venv $(VENV)
 
-$(LAB_STAMP): requirements.txt constraints.txt pyproject.toml | $(PY) python-check platform-check
+$(LAB_STAMP): requirements-torch-cpu.txt requirements.txt constraints.txt pyproject.toml | $(PY) python-check platform-check
 	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet --no-deps -r requirements-torch-cpu.txt  # torch's CPU build first (see that file)
 	$(PY) -m pip install --quiet -r requirements.txt
 	$(PY) -m tools.lean_server >/dev/null  # a server start without rfc3987-syntax and jupyter_lsp (tools/lean_server.py)
 	touch $@
@@ -112,7 +114,7 @@ test: $(TEST_STAMP)
 	$(MAKE) --no-print-directory test-zh-lessons
 	$(MAKE) --no-print-directory test-integration
 
-test-integration: test-browser test-site test-pdf test-binder test-colab test-nbgrader test-hub test-release
+test-integration: test-browser test-site test-pdf test-binder test-colab test-nbgrader test-hub test-release test-install
 
 # The lesson suite. nbval re-executes every lesson with its exercises solved, under another CPU's kernels,
 # and compares every output with the stored one: the outputs were written by this CPU's native kernels,

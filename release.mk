@@ -6,7 +6,7 @@
 #   make release-stamp REF=v0.2.0   stamp the lessons' Colab cell and badges with a tag (REF=main: back)
 #   make release-links HUB=https://hub.example.org [REF=v0.2.0]   print each lesson's nbgitpuller link
 
-.PHONY: platform-check release-check test-release release-stamp release-links
+.PHONY: platform-check release-check test-release test-install release-stamp release-links
 
 # PyPI's newest torch for macOS x86-64 is 2.2.2; the pins need 2.13.0, so pip would fail with an unexplained
 # "No matching distribution". (An Apple-silicon Mac under Rosetta reports x86_64 too: run a native shell.)
@@ -36,3 +36,8 @@ release-stamp: $(TEST_STAMP)
 release-links: $(TEST_STAMP)
 	@test -n "$(HUB)" || { echo "usage: make release-links HUB=https://your.hub [REF=v0.2.0]"; exit 1; }
 	@$(PY) -m tools.colab --ref $(REF) --links $(HUB)
+
+# The install as a laptop resolves it (tools/install_check.py): PyPI alone, PyTorch's CPU index stood in for by
+# the CPU wheel on this disk; torch's CPU build chosen and kept, no nvidia-* package. Needs PyPI (about 2 min).
+test-install: $(TEST_STAMP)
+	$(call timed,make test-install,$(PY) -m tools.install_check)
