@@ -34,6 +34,19 @@ def _answers(name):
 WRONG = [(name, key) for name in NAMES for key in sorted(REGISTRY[name].mistakes)]
 SHORTCUTS = [(name, i) for name in NAMES for i in range(len(getattr(_answers(name), "SHORTCUTS", {}).get(name, [])))]
 CAUGHT = [(name, i) for name in NAMES for i in range(len(getattr(_answers(name), "CAUGHT", {}).get(name, [])))]
+# ALSO: more answers that make a named mistake, as {exercise: {mistake: answer or [answers]}} (lessons 01, 03, 08,
+# 09; lessons 02, 05 and 07 keep theirs in other shapes and test them in their own folders)
+
+
+def _also(name) -> list[tuple[str, object]]:
+    also = getattr(_answers(name), "ALSO", {}).get(name, {})
+    if not isinstance(also, dict):
+        return []
+    return [(key, answer) for key, answers in also.items()
+            for answer in (answers if isinstance(answers, list) else [answers])]
+
+
+ALSO = [(name, index) for name in NAMES for index in range(len(_also(name)))]
 
 
 def _run(name, answer, capsys):
@@ -63,6 +76,22 @@ def test_wrong_answer_is_diagnosed(name, key, capsys):
     verdict, out = _run(name, _answers(name).WRONG[name][key], capsys)
     assert not verdict and out.startswith(f"❌ {name}"), out
     assert f"diagnosis: {REGISTRY[name].mistakes[key]}" in out, out
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_each_wrong_answer_is_named_only_its_own_mistake(name, capsys):
+    """A diagnosis must be true of the answer that triggers it: no other mistake is named beside its own."""
+    for key, answer in getattr(_answers(name), "WRONG", {}).get(name, {}).items():
+        _, out = _run(name, answer, capsys)
+        named = [other for other, text in REGISTRY[name].mistakes.items() if f"diagnosis: {text}" in out]
+        assert named == [key], (key, out)
+
+
+@pytest.mark.parametrize(("name", "index"), ALSO)
+def test_another_answer_of_a_named_mistake_is_diagnosed(name, index, capsys):
+    key, answer = _also(name)[index]
+    verdict, out = _run(name, answer, capsys)
+    assert not verdict and f"diagnosis: {REGISTRY[name].mistakes[key]}" in out, (key, out)
 
 
 @pytest.mark.parametrize(("name", "index"), SHORTCUTS)
