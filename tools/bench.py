@@ -127,6 +127,7 @@ def registry() -> list[Benchmark]:
         toggle_benchmark("06 tying panel: tie toggle (cached curves)", _lesson06_panel),
         toggle_benchmark("07 tying-method panel: tie toggle", _factory("lmtie_edu.lesson07.figures:tying_method_panel")),
         toggle_benchmark("08 experiment panel: tie toggle (stored runs)", _lesson08_panel),
+        toggle_benchmark("09 cycle panel: tie toggle", _factory("lmtie_edu.lesson09.figures:cycle_panel")),
     ]
 
 

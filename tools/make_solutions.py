@@ -48,6 +48,7 @@ PANEL_SETTINGS = {
     "06": "panels: 1, control settings made and redrawn: 2\n",
     "07": "panels: 1, control settings made and redrawn: 5\n",
     "08": "panels: 1, control settings made and redrawn: 2\n",
+    "09": "panels: 1, control settings made and redrawn: 2\n",
 }
 
 

@@ -129,12 +129,16 @@ def _groups(model, v: Variant, weight_decay: float):
     return [{"params": decay, "weight_decay": weight_decay}, {"params": rest, "weight_decay": 0.0}]
 
 
-def train_run(v: Variant, seed: int, data: LessonData) -> dict:
-    """The lesson's training loop (§5) for one variant and seed; curves every ``eval_every`` steps."""
+def train_run(v: Variant, seed: int, data: LessonData, *, reserved: int = 0, keep_model: bool = False) -> dict:
+    """The lesson's training loop (§5) for one variant and seed; curves every ``eval_every`` steps.
+
+    ``reserved``: that many more rows in the vocabulary matrix, ids the text never uses (as real tokenizers
+    reserve ids for later); ``keep_model``: the run also holds the model at its chosen checkpoint."""
     s = SETTINGS
     layers = v.layers
     with seeded(seed):
-        model = VariantGPT(s["vocab_size"], s["d_model"], layers, s["n_heads"], s["context"], tie=v.tie, **v.model)
+        model = VariantGPT(s["vocab_size"] + reserved, s["d_model"], layers, s["n_heads"], s["context"], tie=v.tie,
+                           **v.model)
     optimiser = torch.optim.AdamW(_groups(model, v, s["weight_decay"]), lr=v.lr, betas=(0.9, 0.95), fused=True)
     batches = torch.Generator().manual_seed(seed)
     offsets = torch.arange(s["context"])
@@ -173,6 +177,8 @@ def train_run(v: Variant, seed: int, data: LessonData) -> dict:
     model.load_state_dict(best_state)
     with torch.no_grad():
         run["test"] = math.exp(F.cross_entropy(model(data.test[0]).flatten(0, 1), data.test[1].flatten()).item())
+    if keep_model:
+        run["model"] = model
     return run
 
 

@@ -1,0 +1,134 @@
+"""Checks for the lesson 09 exercises."""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+from lmtie_edu.kit.exercises import exercise, expect_close, expect_type, hint
+from lmtie_edu.shared.language import N_, tr
+from lmtie_edu.shared.seeding import seeded
+
+from . import solutions
+
+__all__ = ["bilinear_scores", "centred_unused_scores", "hint", "recall_at_k"]  # the lesson calls ex.hint("name")
+
+
+# -- exercise 1: what a person inspecting the top k finds ----------------------------------------------------------
+# Ten distinct scores; k below, equal to and above the number of suspects, so that dividing by k, counting, or
+# taking the lowest scores each give another value in some case.
+RECALL_SCORES = [0.3, 2.5, -1.0, 0.9, 4.0, 1.7, -0.2, 3.1, 0.1, 2.2]
+RECALL_CASES = [([4, 7, 2], 2), ([4, 7, 2], 3), ([1, 9, 5, 6], 5), ([2, 6], 4), ([5, 3], 4), ([4, 7], 1)]
+
+
+def _recall(scores: torch.Tensor, suspects: list[int], flagged: torch.Tensor) -> tuple[int, int]:
+    found = sum(1 for i in suspects if i in set(flagged.tolist()))
+    return found, len(suspects)
+
+
+@exercise(solutions.recall_at_k,
+          hints=[N_("Flag the k ids with the highest scores (the ones a person would look at first), then ask: what "
+                 "share of the suspects is among them? The answer is a number between 0 and 1."),
+                 N_("torch.topk(scores, k).indices are the flagged ids; torch.isin(torch.as_tensor(suspects), flagged) "
+                 "says for each suspect whether it was flagged. Average that over the suspects and return a float.")],
+          mistakes={"lowest_k": N_("you flagged the k lowest scores: the detector's score is higher for a likelier "
+                    "suspect, so a person inspects the k highest."),
+                    "per_flagged": N_("you divided by k, the number of flagged ids: that is the share of the flagged ids "
+                    "that are suspects (precision). Recall divides by the number of suspects."),
+                    "count": N_("you returned how many suspects were flagged; recall is that count divided by the "
+                    "number of suspects, a share between 0 and 1.")})
+def recall_at_k(answer, solution):
+    scores = torch.tensor(RECALL_SCORES, dtype=torch.float64)
+    runs = []
+    for suspects, k in RECALL_CASES:
+        call = f"recall_at_k(scores, {suspects}, k={k})"
+        expected = solution(scores.clone(), list(suspects), k)
+        found, total = _recall(scores, suspects, torch.topk(scores, k).indices)
+        low, _ = _recall(scores, suspects, torch.topk(scores, k, largest=False).indices)
+        mistakes = {"lowest_k": low / total, "per_flagged": found / k, "count": float(found)}
+        got = answer(scores.clone(), list(suspects), k)
+        if isinstance(got, torch.Tensor) and got.numel() == 1:
+            got = got.item()
+        expect_type(got, (float, int), call)
+        runs.append((call, expected, mistakes, float(got)))
+    # A mistake is named only when the answer gives its value in every case: a number that happens to equal the
+    # k lowest scores' recall in one case (0.0, say) is not evidence that the answer flagged the lowest scores.
+    made = {key for key in runs[0][2] if all(abs(got - mistakes[key]) <= 1e-9 for _, _, mistakes, got in runs)}
+    for call, expected, mistakes, got in runs:
+        wrong = {key: value for key, value in mistakes.items() if key in made and abs(value - expected) > 1e-9}
+        expect_close(got, expected, call, atol=1e-9, wrong=wrong)
+    return len(RECALL_CASES)
+
+
+# -- exercise 2: the known-unused direction, centred ----------------------------------------------------------------
+def _matrices() -> list[tuple[str, torch.Tensor, list[int]]]:
+    with seeded(3):
+        small = torch.randn(6, 3, dtype=torch.float64) + torch.tensor([1.5, -1.0, 0.0], dtype=torch.float64)
+        shifted = torch.randn(20, 5, dtype=torch.float64) + torch.tensor([2.0, 0, 0, 0, 0], dtype=torch.float64)
+    shifted[15:] *= 3                                   # long rows, as the never-seen ids of a tied model
+    return [(N_("a 6 × 3 matrix whose rows share an offset, rows 1 and 4 known unused"), small, [1, 4]),
+            (N_("a 20 × 5 matrix, rows 15 to 19 known unused and long"), shifted, [15, 16, 17, 18, 19])]
+
+
+def _own_row_mean_scores(matrix: torch.Tensor, known: list[int]) -> torch.Tensor:
+    centred = matrix - matrix.mean(1, keepdim=True)
+    return F.cosine_similarity(centred, centred[known].mean(0)[None, :], dim=1)
+
+
+@exercise(solutions.centred_unused_scores,
+          hints=[N_("Centre first: subtract the mean row (over all rows) from every row. Then do §4's recipe on the "
+                 "centred matrix: the reference is the mean of the centred rows whose ids are in known_unused, and "
+                 "each row's score is its cosine with that reference."),
+                 N_("centred = matrix - matrix.mean(dim=0); reference = centred[known_unused].mean(dim=0); "
+                 "F.cosine_similarity(centred, reference[None, :], dim=1) gives one score per row, shape (V,).")],
+          mistakes={"not_centred": N_("you scored the matrix as it is (§4's recipe): the exercise centres it first — "
+                    "subtract the mean row from every row, and build the reference from the centred rows."),
+                    "reference_not_centred": N_("you centred the rows but took the reference from the rows as they "
+                    "were: the reference must be the mean of the centred known unused rows."),
+                    "rows_not_centred": N_("you centred only the reference: every row must be centred too before its "
+                    "cosine is taken."),
+                    "dot_product": N_("you scored each centred row by its dot product with the reference, not its "
+                    "cosine: long rows then score high whatever their direction. Divide by both lengths."),
+                    "own_row_mean": N_("you subtracted from each row its own mean (the mean over dim=1): centring "
+                    "subtracts the mean row — the mean over all rows, dim=0 — from every row.")})
+def centred_unused_scores(answer, solution):
+    cases = _matrices()
+    for what, matrix, known in cases:
+        call = tr("centred_unused_scores(matrix, known_unused) with {case}", case=tr(what))
+        expected = solution(matrix.clone(), list(known))
+        centred = matrix - matrix.mean(0)
+        wrong = {"not_centred": F.cosine_similarity(matrix, matrix[known].mean(0)[None, :], dim=1),
+                 "reference_not_centred": F.cosine_similarity(centred, matrix[known].mean(0)[None, :], dim=1),
+                 "rows_not_centred": F.cosine_similarity(matrix, centred[known].mean(0)[None, :], dim=1),
+                 "dot_product": centred @ centred[known].mean(0),
+                 "own_row_mean": _own_row_mean_scores(matrix, known)}
+        got = answer(matrix.clone(), list(known))
+        expect_type(got, torch.Tensor, call)
+        expect_close(got, expected, call, atol=1e-6, wrong=wrong)
+    return len(cases)
+
+
+# -- exercise 3: a matrix between breaks the symmetry ------------------------------------------------------------------
+@exercise(solutions.bilinear_scores,
+          hints=[N_("Row i of the result holds the scores of every token j following token i: e_i M e_j. Start from the "
+                 "tied scores E Eᵀ and put M between the two factors."),
+                 N_("E @ M gives the rows e_i M; multiply by E.T to take the dot product with every e_j. Check that the "
+                 "result is not symmetric when M is not.")],
+          mistakes={"transposed": N_("your matrix is transposed: entry [i, j] holds the score of i following j "
+                    "(E Mᵀ Eᵀ). Row i must hold what follows token i: e_i M e_j."),
+                    "no_matrix": N_("you returned the tied scores E Eᵀ without M: they are symmetric, which is what M "
+                    "is there to break."),
+                    "symmetrised": N_("you averaged the scores with their transpose: that makes them symmetric again, "
+                    "and a score of j after i equals the score of i after j — the very limit M removes.")})
+def bilinear_scores(answer, solution):
+    with seeded(4):
+        E = torch.randn(5, 3, dtype=torch.float64)
+        M = torch.randn(3, 3, dtype=torch.float64)
+    call = tr("bilinear_scores(E, M) with E 5 × 3 and M 3 × 3 (not symmetric)")
+    expected = solution(E.clone(), M.clone())
+    assert not torch.allclose(expected, expected.T), "the check's example must not be symmetric"
+    got = answer(E.clone(), M.clone())
+    expect_type(got, torch.Tensor, call)
+    expect_close(got, expected, call, atol=1e-9, wrong={"transposed": expected.T, "no_matrix": E @ E.T,
+                                                        "symmetrised": (expected + expected.T) / 2})
+    return 1

@@ -1,0 +1,154 @@
+"""Lesson 09: one wrong answer per diagnosed mistake, the shortcuts each check must refuse, plausible wrong answers
+caught without a named mistake (each must say where it differs), and more answers that make a named mistake (ALSO)."""
+
+import torch
+import torch.nn.functional as F
+
+# -- recall_at_k --------------------------------------------------------------------------------------------------
+
+
+def recall_lowest(scores, suspects, k):
+    flagged = torch.topk(scores, k, largest=False).indices
+    return torch.isin(torch.as_tensor(suspects), flagged).double().mean().item()
+
+
+def recall_per_flagged(scores, suspects, k):  # precision
+    flagged = torch.topk(scores, k).indices
+    return torch.isin(flagged, torch.as_tensor(suspects)).double().mean().item()
+
+
+def recall_count(scores, suspects, k):
+    flagged = torch.topk(scores, k).indices
+    return float(torch.isin(torch.as_tensor(suspects), flagged).sum())
+
+
+def recall_by_sorting_ascending(scores, suspects, k):  # the lowest k, by sorting
+    flagged = torch.argsort(scores)[:k].tolist()
+    return sum(s in flagged for s in suspects) / len(suspects)
+
+
+def recall_top_k_plus_one(scores, suspects, k):  # one id too many
+    flagged = torch.topk(scores, k + 1).indices
+    return torch.isin(torch.as_tensor(suspects), flagged).double().mean().item()
+
+
+def recall_first_k_ids(scores, suspects, k):  # the first k ids, not the k highest scores
+    return sum(s < k for s in suspects) / len(suspects)
+
+
+def recall_above_mean(scores, suspects, k):  # a threshold instead of the top k
+    return (scores[torch.as_tensor(suspects)] > scores.mean()).double().mean().item()
+
+
+def recall_values_for_ids(scores, suspects, k):  # the k highest scores themselves compared with the ids
+    flagged = torch.topk(scores, k).values
+    return torch.isin(torch.as_tensor(suspects, dtype=scores.dtype), flagged).double().mean().item()
+
+
+def recall_as_fraction_string(scores, suspects, k):
+    flagged = torch.topk(scores, k).indices
+    return f"{int(torch.isin(torch.as_tensor(suspects), flagged).sum())}/{len(suspects)}"
+
+
+# -- centred_unused_scores -------------------------------------------------------------------------------------------
+
+
+def centred_not(matrix, known_unused):
+    return F.cosine_similarity(matrix, matrix[known_unused].mean(0)[None, :], dim=1)
+
+
+def centred_rows_only(matrix, known_unused):
+    centred = matrix - matrix.mean(0)
+    return F.cosine_similarity(centred, matrix[known_unused].mean(0)[None, :], dim=1)
+
+
+def centred_reference_only(matrix, known_unused):
+    centred = matrix - matrix.mean(0)
+    return F.cosine_similarity(matrix, centred[known_unused].mean(0)[None, :], dim=1)
+
+
+def centred_dot(matrix, known_unused):
+    centred = matrix - matrix.mean(0)
+    return centred @ centred[known_unused].mean(0)
+
+
+def centred_by_known_mean(matrix, known_unused):  # the reference subtracted from itself: the mean of the known rows
+    centred = matrix - matrix[known_unused].mean(0)
+    return F.cosine_similarity(centred, centred[known_unused].mean(0)[None, :] + 1e-12, dim=1)
+
+
+def centred_own_row_mean(matrix, known_unused):  # each row's own mean subtracted, not the mean row
+    centred = matrix - matrix.mean(1, keepdim=True)
+    return F.cosine_similarity(centred, centred[known_unused].mean(0)[None, :], dim=1)
+
+
+def centred_mean_of_cosines(matrix, known_unused):
+    centred = matrix - matrix.mean(0)
+    return F.cosine_similarity(centred[:, None, :], centred[None, known_unused, :], dim=2).mean(1)
+
+
+def centred_reference_uncentred_by_loop(matrix, known_unused):  # rows centred, the reference summed from raw rows
+    mean_row = matrix.mean(0)
+    reference = sum(matrix[k] for k in known_unused) / len(known_unused)
+    return torch.stack([F.cosine_similarity(row - mean_row, reference, dim=0) for row in matrix])
+
+
+def centred_as_list(matrix, known_unused):
+    centred = matrix - matrix.mean(0)
+    return F.cosine_similarity(centred, centred[known_unused].mean(0)[None, :], dim=1).tolist()
+
+
+# -- bilinear_scores --------------------------------------------------------------------------------------------------
+
+
+def bilinear_transposed(E, M):
+    return E @ M.T @ E.T
+
+
+def bilinear_without_m(E, M):
+    return E @ E.T
+
+
+def bilinear_symmetrised(E, M):
+    S = E @ M @ E.T
+    return (S + S.T) / 2
+
+
+def bilinear_wrong_side(E, M):  # M applied to the head side: E (E M)ᵀ = E Mᵀ Eᵀ
+    return E @ (E @ M).T
+
+
+def bilinear_elementwise(E, M):  # M's diagonal only
+    return (E * torch.diagonal(M)) @ E.T
+
+
+def bilinear_as_numpy(E, M):
+    return (E @ M @ E.T).numpy()
+
+
+WRONG = {
+    "recall_at_k": {"lowest_k": recall_lowest, "per_flagged": recall_per_flagged, "count": recall_count},
+    "centred_unused_scores": {"not_centred": centred_not, "reference_not_centred": centred_rows_only,
+                              "rows_not_centred": centred_reference_only, "dot_product": centred_dot,
+                              "own_row_mean": centred_own_row_mean},
+    "bilinear_scores": {"transposed": bilinear_transposed, "no_matrix": bilinear_without_m,
+                        "symmetrised": bilinear_symmetrised},
+}
+
+SHORTCUTS = {
+    "recall_at_k": [recall_as_fraction_string],
+    "centred_unused_scores": [centred_as_list],
+    "bilinear_scores": [bilinear_as_numpy],
+}
+
+CAUGHT = {
+    "recall_at_k": [recall_top_k_plus_one, recall_first_k_ids, recall_above_mean, recall_values_for_ids],
+    "centred_unused_scores": [centred_by_known_mean, centred_mean_of_cosines],
+    "bilinear_scores": [bilinear_elementwise],
+}
+
+ALSO = {  # more answers that make a named mistake: exercise -> {mistake: answer}
+    "recall_at_k": {"lowest_k": recall_by_sorting_ascending},
+    "centred_unused_scores": {"reference_not_centred": centred_reference_uncentred_by_loop},
+    "bilinear_scores": {"transposed": bilinear_wrong_side},
+}
