@@ -27,6 +27,10 @@ def geometry_figure(untied, tied, counts: torch.Tensor):
                                kind=type(model).__name__))
         if (model.head.weight is model.embedding.weight) is not tie:
             raise ValueError(tr("the first model must be untied and the second tied"))
+    if untied.head.weight.shape != tied.head.weight.shape:
+        raise ValueError(tr("the two models must have vocabulary matrices of the same shape (the same words and "
+                            "unused ids); got {untied} untied and {tied} tied",
+                            untied=tuple(untied.head.weight.shape), tied=tuple(tied.head.weight.shape)))
     if not isinstance(counts, torch.Tensor) or counts.dim() != 1 or not 2 < len(counts) < len(untied.head.weight):
         raise ValueError(tr("counts must be the training counts of the words (torch.bincount of the training ids, "
                             "fewer entries than the matrix has rows); got {got}",

@@ -73,6 +73,8 @@ def test_bad_input():
         (lambda: figures.geometry_figure(tied, tied, counts), ValueError, r"the first model must be untied"),
         (lambda: figures.geometry_figure(untied, untied, counts), ValueError, r"the first model must be untied"),
         (lambda: figures.geometry_figure("model", tied, counts), TypeError, r"trained models with \.embedding"),
+        (lambda: figures.geometry_figure(untied, TinyGPT(11, 4, 1, 1, 4, tie=True), counts), ValueError,
+         r"vocabulary matrices of the same shape .*got \(12, 4\) untied and \(11, 4\) tied"),
         (lambda: figures.geometry_figure(untied, tied, [1, 2]), ValueError, r"counts must be the training counts"),
         (lambda: figures.geometry_figure(untied, tied, torch.ones(12)), ValueError,
          r"counts must be the training counts"),
