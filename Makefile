@@ -8,9 +8,9 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8888
 JOBS   ?= 2
-# The exact pins need Python 3.11 (numpy 2.4); gensim 4.4.0 has wheels up to 3.13.
-SUPPORTED_PYTHON := 3.11–3.13
-PY_OK := import sys; sys.exit(not (3, 11) <= sys.version_info[:2] <= (3, 13))
+# The exact pins need Python 3.11+ (numpy 2.4) and have wheels up to 3.14 (pyproject.toml's requires-python).
+SUPPORTED_PYTHON := 3.11–3.14
+PY_OK := import sys; sys.exit(not (3, 11) <= sys.version_info[:2] <= (3, 14))
 # Matplotlib's cache lives in build/ (writable even when .venv is not) and is filled at install time,
 # so no lesson prints "building the font cache" on its first run.
 export MPLCONFIGDIR := $(abspath build/matplotlib)
@@ -67,12 +67,12 @@ python-check:
 	@if [ -x $(PY) ]; then \
 		$(PY) -c "$(PY_OK)" || { \
 			echo "$(VENV) was made by $$($(PY) --version 2>&1); lmtie_edu needs Python $(SUPPORTED_PYTHON):"; \
-			echo "run 'make clean-venv', then again with PYTHON=python3.12 (or 3.11/3.13)"; \
+			echo "run 'make clean-venv', then again with PYTHON=python3.12 (or 3.11/3.13/3.14)"; \
 			exit 1; }; \
 	else \
 		$(PYTHON) -c "$(PY_OK)" 2>/dev/null || { \
 			echo "lmtie_edu needs Python $(SUPPORTED_PYTHON); '$(PYTHON)' is $$($(PYTHON) --version 2>/dev/null || echo 'not found'):"; \
-			echo "run again with PYTHON=python3.12 (or 3.11/3.13)"; \
+			echo "run again with PYTHON=python3.12 (or 3.11/3.13/3.14)"; \
 			exit 1; }; \
 	fi
 

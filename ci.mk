@@ -28,7 +28,7 @@ test-loose: | python-check
 		&& $(LOOSE_PY) -m pip install --quiet $(LOOSE_TORCH_INDEX) "$(LOOSE_TORCH)" \
 		&& $(LOOSE_PY) -m pip install --quiet -e ".[lessons]" $(LOOSE_TOOLS) \
 		&& mkdir -p build && $(LOOSE_PY) -m pip freeze --exclude-editable > build/loose-freeze.txt \
-		&& echo "loose ranges resolved: $$(grep -icE '^(torch|numpy|matplotlib|ipywidgets|transformers|scipy|scikit-learn|gensim)==' build/loose-freeze.txt) lesson packages;" \
+		&& echo "loose ranges resolved: $$(grep -icE '^(torch|numpy|matplotlib|ipywidgets|transformers|scipy|scikit-learn)==' build/loose-freeze.txt) lesson packages;" \
 			$$(grep -iE '^(torch|numpy|matplotlib|ipywidgets|transformers)==' build/loose-freeze.txt) \
 		&& $(LOOSE_PY) -m pytest -q -p no:cacheprovider --nbval-lax --nbval-current-env --nbval-cell-timeout 300 \
 			$(LOOSE_LESSON))

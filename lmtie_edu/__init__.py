@@ -8,7 +8,8 @@ kit (the panel pattern, plotting, the exercise and predict-first machinery). No 
 lesson's, and neither layer imports a lesson (a notebook may: lesson 09 trains lesson 08's model).
 
 Importing the package is cheap on purpose: it pulls in no submodule; heavy optional libraries
-(transformers, scikit-learn, gensim) are imported only inside the functions that need them.
+(transformers, scikit-learn, scipy) are imported only inside the functions that need them; the data files
+the lessons read ship in ``lmtie_edu/shared/data/``.
 """
 
 __version__ = "0.1.0"

@@ -18,6 +18,11 @@ All resolutions are ``--dry-run`` (nothing is installed):
 - step 2, resolved with that torch (``--constraint torch==<it>``), pulls no ``nvidia-*`` package and no triton;
 - in the course's .venv, which holds that torch, step 2 installs no other torch (pip keeps the ``+cpu`` one).
 
+Then, for every Python that ``pyproject.toml``'s ``requires-python`` admits (3.11–3.14), the exact pins are
+resolved as wheels only for Linux x86-64 with that Python's tags (``--python-version``; no interpreter of that
+version is needed): every package must have a wheel for it (gensim, which had none for 3.14, was dropped for
+that), and torch's pin must have one on PyPI (PyTorch publishes its CPU builds for the same Pythons).
+
 ``--pypi-only`` resolves requirements.txt from PyPI alone instead and lists what a one-step install would pull
 (the problem this two-step install avoids). Exit status 1 names what went wrong.
 """
@@ -38,6 +43,9 @@ TORCH_REQUIREMENTS = REPO / "requirements-torch-cpu.txt"
 REQUIREMENTS = REPO / "requirements.txt"
 WHEEL_DIRS = (Path("/opt/wheels"),)  # where this kind of machine keeps its CPU torch wheel
 CUDA_PACKAGE = re.compile(r"^(nvidia-.*|triton)$", re.IGNORECASE)
+# Linux x86-64 wheel tags as pip on a current distribution accepts them (pip does not widen --platform itself).
+LINUX_PLATFORMS = ("manylinux_2_28_x86_64", "manylinux_2_27_x86_64", "manylinux_2_24_x86_64",
+                   "manylinux_2_17_x86_64", "manylinux2014_x86_64", "manylinux_2_5_x86_64", "manylinux1_x86_64")
 
 
 def cpu_index() -> str:
@@ -65,6 +73,35 @@ def stand_in_index(folder: Path) -> str | None:
     links = "".join(f'<a href="{w.as_uri()}">{w.name}</a>\n' for w in wheels)
     (folder / "torch" / "index.html").write_text(f"<html><body>\n{links}</body></html>\n", encoding="utf-8")
     return folder.as_uri()
+
+
+def supported_pythons() -> list[str]:
+    """The minor versions ``requires-python = ">=3.A,<3.B"`` admits, as "3.A" … "3.(B-1)"."""
+    text = (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    match = re.search(r'^requires-python = ">=3\.(\d+),<3\.(\d+)"', text, re.MULTILINE)
+    if not match:
+        raise SystemExit('pyproject.toml must say requires-python = ">=3.A,<3.B"')
+    return [f"3.{minor}" for minor in range(int(match[1]), int(match[2]))]
+
+
+def wheel_problems(python: str, version: str, scratch: Path) -> list[str]:
+    """Resolve the exact pins as Linux x86-64 wheels for Python ``version``; what could not be resolved."""
+    pins = scratch / f"pins-{version}.txt"
+    kept = [line for line in REQUIREMENTS.read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.startswith(("#", "-e", "-c", "torch=="))]
+    pins.write_text("\n".join([f"-c {REPO / 'constraints.txt'}", *kept]) + "\n", encoding="utf-8")
+    tags = ["--only-binary=:all:", "--python-version", version, "--implementation", "cp",
+            "--abi", "cp" + version.replace(".", ""), "--abi", "abi3", "--abi", "none",
+            "--target", str(scratch / f"target-{version}")]
+    for platform in LINUX_PLATFORMS:
+        tags += ["--platform", platform]
+    found = []
+    for what, args in (("the pins", ["-r", str(pins)]), ("torch", ["--no-deps", torch_pin(REQUIREMENTS)])):
+        try:
+            resolve(python, tags + args, scratch / f"wheels-{version}.json")
+        except SystemExit as failure:
+            found.append(f"Python {version}: no wheels for {what}: {str(failure).splitlines()[-1]}")
+    return found
 
 
 def pypi_only_env() -> dict:
@@ -133,10 +170,14 @@ def main(argv: list[str] | None = None) -> int:
         step2 = resolve(python, ["-r", str(REQUIREMENTS), "-c", str(scratch / "chosen.txt"),
                                  "--extra-index-url", index], scratch / "step2.json")
         kept = resolve(python, ["-r", str(REQUIREMENTS)], scratch / "kept.json", ignore_installed=False)
-    found = problems(step1, step2, kept, linux=sys.platform.startswith("linux"))
+        versions = supported_pythons()
+        found = problems(step1, step2, kept, linux=sys.platform.startswith("linux"))
+        found += [problem for version in versions for problem in wheel_problems(python, version, scratch)]
     print(f"CPU index: {'stand-in ' + index if index != cpu_index() else index}")
     print(f"step 1: {', '.join(f'{n}=={v}' for n, v in step1)}; step 2: {len(step2)} packages, CUDA: "
           f"{', '.join(cuda_packages(step2)) or 'none'}; the installed torch kept: {'no' if any(n.lower() == 'torch' for n, _ in kept) else 'yes'}")
+    print(f"wheels for Python {', '.join(versions)}: "
+          f"{'all found' if not any(p.startswith('Python ') for p in found) else 'see below'}")
     for problem in found:
         print("PROBLEM:", problem)
     return 1 if found else 0

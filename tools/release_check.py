@@ -5,7 +5,8 @@
    ``LMTIE_EDU_VERSION`` default say the same.
 2. ``python -m build`` writes the sdist and the wheel (from the sdist, as PyPI users get it) into build/dist/;
    the build log holds no deprecation warning from the project's own metadata; the wheel carries LICENSE
-   and ``License-Expression: MIT AND OFL-1.1`` (the Chinese figures' font), the Chinese catalogue and the font;
+   and ``License-Expression: MIT AND OFL-1.1 AND LGPL-2.1-only`` (the Chinese figures' font, the Lee corpus), the
+   Chinese catalogue, the font and the data files the lessons read;
    ``twine check --strict`` passes.
 3. The wheel is installed into a fresh venv (``python -m venv``, nothing layered under it) with the course's
    pinned dependencies (requirements.txt + constraints.txt; torch is the CPU wheel found on disk), and
@@ -136,10 +137,14 @@ def wheel_problems(wheel: Path, version: str) -> list[str]:
     problems = []
     for needed in (f"{info}/licenses/LICENSE", "lmtie_edu/__init__.py", "lmtie_edu/lesson01/exercises.py",
                    "lmtie_edu/locale/zh_CN/LC_MESSAGES/lmtie_edu.mo", "lmtie_edu/shared/fonts/NotoSansSC-lmtie-subset.otf",
-                   f"{info}/licenses/lmtie_edu/shared/fonts/LICENSE-OFL.txt"):
+                   f"{info}/licenses/lmtie_edu/shared/fonts/LICENSE-OFL.txt", "lmtie_edu/shared/data/lee_background.cor",
+                   "lmtie_edu/shared/data/lee.cor", "lmtie_edu/shared/data/simlex999.txt",
+                   "lmtie_edu/shared/data/wordsim353.tsv", "lmtie_edu/shared/data/README.md",
+                   f"{info}/licenses/lmtie_edu/shared/data/LICENSE-LGPL-2.1.txt"):
         if needed not in names:
             problems.append(f"{wheel.name} lacks {needed}")
-    for header in (f"Version: {version}", "License-Expression: MIT AND OFL-1.1", "License-File: LICENSE"):
+    for header in (f"Version: {version}", "License-Expression: MIT AND OFL-1.1 AND LGPL-2.1-only",
+                   "License-File: LICENSE"):
         if header not in metadata.splitlines():
             problems.append(f"{wheel.name} METADATA lacks '{header}'")
     if any(name.startswith(("tools/", "tests/", "notebooks/")) for name in names):

@@ -1,20 +1,17 @@
 """Offline text for lesson 06: the Lee news corpus, a word vocabulary, and word-similarity benchmarks.
 
-Everything here reads files that arrive with ``pip install gensim`` (the package ships its test data
-in the wheel, under ``gensim/test/test_data/``), so the lesson needs no network and reads the same
-bytes on every run:
+Everything here reads files shipped inside this package, in ``lmtie_edu/shared/data/`` (sources, licences and
+checksums in the README there), so the lesson needs no network and reads the same bytes on every run:
 
 - ``lee_background.cor`` (300 news articles, one per line) — the training text;
 - ``lee.cor`` (50 further articles) — the validation text;
 - ``simlex999.txt`` and ``wordsim353.tsv`` — human word-similarity ratings (``word1<TAB>word2<TAB>score``).
 
-The folder is located through ``importlib`` (gensim is not even imported), never by an absolute path.
-Error messages name files relative to the gensim package so that no machine path is ever printed.
+Error messages name the shipped files relative to the package, so that no machine path is ever printed.
 """
 
 from __future__ import annotations
 
-import importlib.util  # noqa: F401  (tests patch corpus.importlib.util.find_spec)
 import math
 import os
 from collections.abc import Iterable, Sequence
@@ -23,7 +20,7 @@ from pathlib import Path
 
 from lmtie_edu.shared.language import tr
 
-# The generic pieces (locating gensim's test data, reading, tokenising, the corpus, the vocabulary) live in
+# The generic pieces (locating the shipped data files, reading, tokenising, the corpus, the vocabulary) live in
 # lmtie_edu.shared.news_corpus, which lesson 08 uses too; their names stay importable from here.
 from lmtie_edu.shared.news_corpus import (  # noqa: F401
     EOS,
@@ -36,7 +33,6 @@ from lmtie_edu.shared.news_corpus import (  # noqa: F401
     _display_name,
     corpus_from_files,
     data_file,
-    gensim_test_data_dir,
     load_lee_corpus,
     read_documents,
     token_stream,
@@ -93,11 +89,11 @@ def parse_similarity_lines(lines: Iterable[str], source: str) -> tuple[tuple[str
 
 
 def load_similarity_benchmark(name: str = "simlex999", path=None) -> SimilarityBenchmark:
-    """SimLex-999 (``"simlex999"``) or WordSim-353 (``"wordsim353"``) from gensim's wheel, or a file of
+    """SimLex-999 (``"simlex999"``) or WordSim-353 (``"wordsim353"``) shipped with the package, or a file of
     the same format at ``path``."""
     if path is None:
         check_choice(name, "benchmark", BENCHMARK_FILES)
-        path = data_file(BENCHMARK_FILES[name], gensim_test_data_dir())
+        path = data_file(BENCHMARK_FILES[name])
     if not isinstance(path, str | os.PathLike):
         raise TypeError(tr("path must be the file to read (a str or a pathlib.Path) or None for the named benchmark; "
                            "got {value:.80} ({type})", value=repr(path), type=type(path).__name__))

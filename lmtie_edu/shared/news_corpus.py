@@ -1,19 +1,17 @@
-"""Offline English text for the lessons: the Lee news corpus from gensim's wheel, tokenised, with a word vocabulary.
+"""Offline English text for the lessons: the Lee news corpus shipped in the package, tokenised, with a word vocabulary.
 
-``pip install gensim`` ships its test data inside the wheel, under ``gensim/test/test_data/``, so a lesson
-needs no network and reads the same bytes on every run:
+The package ships its data files in ``lmtie_edu/shared/data/`` (sources, licences and checksums in the README
+there), so a lesson needs no network and no other package, and reads the same bytes on every run:
 
 - ``lee_background.cor`` (300 news articles, one per line) — training text;
 - ``lee.cor`` (50 further articles) — validation text.
 
-The folder is located through ``importlib`` (gensim is not even imported), never by an absolute path.
-Error messages name files relative to the gensim package so that no machine path is ever printed.
-Lessons 06 and 08 use it (each cuts its own splits and windows).
+Error messages name the shipped files relative to the package, so that no machine path is ever printed.
+Lessons 06 and 08 use it (lesson 09 through lesson 08's data); each cuts its own splits and windows.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -33,34 +31,28 @@ SPECIALS = (UNK, EOS)
 # punctuation marks that carry sentence structure. Everything else (quotes' curly variants, £, %) is dropped.
 TOKEN_PATTERN = re.compile(r"[a-z]+(?:['-][a-z]+)*|\d+(?:[.,]\d+)*|[.,;:!?()\"]")
 
+DATA_DIR = Path(__file__).resolve().parent / "data"
+SHOWN_DATA_DIR = "lmtie_edu/shared/data"  # how messages name DATA_DIR
+
 
 # -- locating and reading files ----------------------------------------------------------------------
-def gensim_test_data_dir() -> Path:
-    """The ``test/test_data`` folder inside the installed gensim package (found without importing gensim)."""
-    spec = importlib.util.find_spec("gensim")
-    if spec is None or spec.origin is None:
-        raise FileNotFoundError(tr("gensim is not installed: the lesson's corpus and benchmarks ship inside its "
-                                   "wheel (gensim/test/test_data/). Install the course requirements (make lab)."))
-    return Path(spec.origin).parent / "test" / "test_data"
-
-
-def data_file(name: str, folder: Path | None = None) -> Path:
-    """Path of one file of gensim's test data (in ``folder``, by default :func:`gensim_test_data_dir`); a
-    clear error if this gensim build lacks it."""
-    if not isinstance(name, str) or not name:
+def data_file(name: str) -> Path:
+    """Path of one data file shipped with the package; a clear error if the installation lacks it."""
+    if not isinstance(name, str) or not name or Path(name).name != name:
         raise TypeError(tr("name must be a file name such as 'lee.cor'; got {value}", value=repr(name)))
-    path = (gensim_test_data_dir() if folder is None else Path(folder)) / name
+    path = DATA_DIR / name
     if not path.is_file():
-        raise FileNotFoundError(tr("gensim/test/test_data/{name} is missing from the installed gensim package; "
-                                   "reinstall gensim (pip install --force-reinstall gensim==4.4.0)", name=name))
+        raise FileNotFoundError(tr("{folder}/{name} is missing from the installed lmtie_edu package; reinstall the "
+                                   "course (make lab, or pip install --force-reinstall lmtie_edu)",
+                                   folder=SHOWN_DATA_DIR, name=name))
     return path
 
 
 def _display_name(path: Path) -> str:
-    """A file name for messages: relative to gensim's package when it lives there, else as given."""
-    parts = Path(path).parts
-    if "test_data" in parts and "gensim" in parts:
-        return "gensim/test/test_data/" + Path(path).name
+    """A file name for messages: relative to the package for a shipped file, else as given."""
+    path = Path(path)
+    if path.resolve().parent == DATA_DIR:
+        return f"{SHOWN_DATA_DIR}/{path.name}"
     return str(path)
 
 
@@ -143,7 +135,7 @@ def corpus_from_files(train_path, val_path, *, name: str = "corpus", encoding: s
 
 @lru_cache(maxsize=1)
 def load_lee_corpus() -> Corpus:
-    """The Lee news corpus from gensim's wheel: 300 training articles, 50 validation articles.
+    """The Lee news corpus shipped with the package: 300 training articles, 50 validation articles.
 
     ``lee.cor`` contains one byte 0xA3 (a pound sign in Latin-1), so both files are read as Latin-1
     (for the pure-ASCII training file this is the same as UTF-8).

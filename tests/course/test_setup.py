@@ -27,13 +27,13 @@ def test_an_unsupported_python_is_refused_with_the_supported_range(tmp_path):
     old = fake_python(tmp_path / "bin" / "python3.10", "3.10.13")
     done = python_check(PYTHON=old, VENV=tmp_path / "no-venv")
     assert done.returncode != 0
-    assert "needs Python 3.11–3.13" in done.stdout and "3.10.13" in done.stdout
+    assert "needs Python 3.11–3.14" in done.stdout and "3.10.13" in done.stdout
     assert not (tmp_path / "no-venv").exists()  # refused before creating anything
 
 
 def test_a_missing_python_is_named(tmp_path):
     done = python_check(PYTHON=tmp_path / "python-nowhere", VENV=tmp_path / "no-venv")
-    assert done.returncode != 0 and "not found" in done.stdout and "3.11–3.13" in done.stdout
+    assert done.returncode != 0 and "not found" in done.stdout and "3.11–3.14" in done.stdout
 
 
 def test_a_venv_made_by_an_unsupported_python_is_not_reused(tmp_path):
@@ -50,4 +50,6 @@ def test_the_supported_python_passes(tmp_path):
 
 def test_requires_python_matches_the_makefile():
     text = (ROOT / "pyproject.toml").read_text()
-    assert 'requires-python = ">=3.11,<3.14"' in text and 'target-version = "py311"' in text
+    makefile = (ROOT / "Makefile").read_text()
+    assert 'requires-python = ">=3.11,<3.15"' in text and 'target-version = "py311"' in text
+    assert "SUPPORTED_PYTHON := 3.11–3.14" in makefile and "(3, 11) <= sys.version_info[:2] <= (3, 14)" in makefile

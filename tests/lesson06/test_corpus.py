@@ -23,27 +23,21 @@ from lmtie_edu.lesson06.corpus import (
 
 
 # -- locating files -------------------------------------------------------------------------------------
-def test_gensim_test_data_is_found_without_absolute_paths():
-    folder = corpus.gensim_test_data_dir()
-    assert folder.parts[-3:] == ("gensim", "test", "test_data")
-    assert data_file("lee.cor").is_file()
+def test_shipped_data_files_are_found():
+    for name in ("lee_background.cor", "lee.cor", "simlex999.txt", "wordsim353.tsv"):
+        assert data_file(name).is_file()
 
 
-def test_missing_data_file_names_it_relative_to_gensim():
-    with pytest.raises(FileNotFoundError, match=r"gensim/test/test_data/no_such\.cor is missing") as info:
+def test_missing_data_file_names_it_relative_to_the_package():
+    with pytest.raises(FileNotFoundError, match=r"lmtie_edu/shared/data/no_such\.cor is missing") as info:
         data_file("no_such.cor")
-    assert str(corpus.gensim_test_data_dir()) not in str(info.value)
+    assert str(Path(corpus.__file__).resolve().parents[1]) not in str(info.value)
 
 
-def test_data_file_rejects_non_string_name():
+@pytest.mark.parametrize("name", [3, "", "../lesson06/corpus.py", "data/lee.cor"])
+def test_data_file_takes_a_bare_file_name(name):
     with pytest.raises(TypeError, match="file name"):
-        data_file(3)
-
-
-def test_gensim_missing_is_a_clear_error(monkeypatch):
-    monkeypatch.setattr(corpus.importlib.util, "find_spec", lambda name: None)
-    with pytest.raises(FileNotFoundError, match="gensim is not installed"):
-        corpus.gensim_test_data_dir()
+        data_file(name)
 
 
 # -- reading and tokenising ---------------------------------------------------------------------------------
@@ -166,7 +160,7 @@ def test_unknown_rate():
 
 # -- benchmarks ------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("name, pairs", [("simlex999", 999), ("wordsim353", 353)])
-def test_benchmarks_load_from_gensim(name, pairs):
+def test_benchmarks_load_from_the_package(name, pairs):
     benchmark = load_similarity_benchmark(name)
     assert len(benchmark) == pairs
     assert all(isinstance(score, float) and a == a.lower() for a, _, score in benchmark.pairs)
@@ -216,14 +210,12 @@ def test_whitespace_separated_benchmark_is_accepted():
     assert parse_similarity_lines(["Tiger Cat 7.35"], "b.txt") == (("tiger", "cat", 7.35),)
 
 
-def test_error_messages_never_show_the_gensim_folder(monkeypatch, tmp_path):
-    fake = tmp_path / "site-packages" / "gensim" / "test" / "test_data"
-    fake.mkdir(parents=True)
-    (fake / "simlex999.txt").write_text("bad line\n", encoding="utf-8")
-    monkeypatch.setattr(corpus, "gensim_test_data_dir", lambda: Path(fake))
-    with pytest.raises(ValueError) as info:
-        load_similarity_benchmark("simlex999")
-    assert str(tmp_path) not in str(info.value) and "gensim/test/test_data/simlex999.txt line 1" in str(info.value)
+def test_a_learner_file_is_named_as_given(tmp_path):
+    path = tmp_path / "simlex999.txt"
+    path.write_text("bad line\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="line 1") as info:
+        load_similarity_benchmark("simlex999", path=path)
+    assert str(path) in str(info.value)
 
 
 # -- bad input: a str is not a token list, ids are checked ------------------------------------------------------

@@ -41,7 +41,7 @@ def test_actionlint_passes():
     exe = shutil.which("actionlint", path=str(Path(sys.executable).parent)) or shutil.which("actionlint")
     assert exe, "actionlint is missing: it comes with requirements-test.txt (make test installs it)"
     files = sorted(str(p) for p in WORKFLOWS.glob("*.yml"))
-    assert len(files) == 3
+    assert len(files) == 4
     result = subprocess.run([exe, *files], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -55,7 +55,7 @@ def test_lessons_on_every_push_and_pull_request_with_pip_cache():
     assert workflow["jobs"]["lessons"]["env"]["PIP_EXTRA_INDEX_URL"] == CPU_INDEX  # no CUDA torch
 
 
-@pytest.mark.parametrize("name", ["integration.yml", "loose-ranges.yml"])
+@pytest.mark.parametrize("name", ["integration.yml", "loose-ranges.yml", "python-versions.yml"])
 def test_scheduled_jobs_run_weekly_and_on_demand(name):
     workflow = load(name)
     assert "workflow_dispatch" in workflow["on"]
@@ -87,8 +87,19 @@ def test_loose_ranges_installs_pyproject_ranges_not_the_pins():
     assert "--nbval-lax" in recipe and "01_embedding_lookup.ipynb" in (REPO / "ci.mk").read_text()
 
 
+def test_every_supported_python_runs_the_lessons():
+    """lessons.yml runs 3.11 on every push; python-versions.yml each newer Python requires-python admits."""
+    from tools.install_check import supported_pythons
+
+    weekly = load("python-versions.yml")["jobs"]["lessons"]
+    every_push = load("lessons.yml")["jobs"]["lessons"]
+    pushed = [step["with"]["python-version"] for step in every_push["steps"] if "setup-python" in step.get("uses", "")]
+    assert pushed + weekly["strategy"]["matrix"]["python"] == supported_pythons()
+    assert "make test-lessons" in runs(load("python-versions.yml")) and weekly["env"]["PIP_EXTRA_INDEX_URL"] == CPU_INDEX
+
+
 def test_actions_are_current_majors():
-    for name in ("lessons.yml", "integration.yml", "loose-ranges.yml"):
+    for name in ("lessons.yml", "integration.yml", "loose-ranges.yml", "python-versions.yml"):
         for step in steps(load(name)):
             if step.get("uses", "").startswith("actions/"):
                 major = int(step["uses"].split("@v")[1])

@@ -3,7 +3,7 @@
 import subprocess
 import sys
 
-HEAVY = ("transformers", "sklearn", "gensim", "scipy", "safetensors", "nbformat", "nbclient")
+HEAVY = ("transformers", "sklearn", "scipy", "safetensors", "nbformat", "nbclient")
 
 
 def loaded_after(statement: str) -> list[str]:
