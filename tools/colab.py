@@ -24,8 +24,9 @@ Usage:
     python -m tools.colab --ref v0.2.0 --links https://HUB   # print each lesson's nbgitpuller link, change nothing
 
 nbgitpuller needs a branch, not a tag (its later pulls merge ``origin/<branch>``, which a tag does not have:
-the second click fails), so the links for a release tag ``vX.Y.Z`` name the branch ``release/vX.Y.Z`` cut at
-that tag (docs/instructor.md, "Cutting a term release").
+the second click fails), and a branch of the whole repository would copy the solutions into every student's
+home; so the links for ``--ref R`` name the students' branch ``students/R`` that ``python -m
+tools.student_branch --ref R`` writes (docs/instructor.md, "Cutting a term release").
 """
 
 from __future__ import annotations
@@ -50,7 +51,6 @@ BADGE_MARKER = "colab.research.google.com/assets/colab-badge.svg"
 SETUP_ID, BADGE_ID = "colab-setup", "colab-badges"
 # Packages Colab ships and the install must not replace (a replaced torch/numpy needs a runtime restart).
 KEEP = ("torch", "numpy", "ipykernel", "ipywidgets")
-RELEASE_TAG = re.compile(r"v\d+\.\d+\.\d+")  # how a release is tagged (CHANGELOG.md, docs/instructor.md)
 
 
 def repository_url(pyproject: Path = REPO / "pyproject.toml") -> tuple[str, str]:
@@ -98,8 +98,10 @@ def badge_source(url: str, ref: str, notebook: str) -> str:
 
 
 def pull_branch(ref: str) -> str:
-    """The branch nbgitpuller pulls for ``ref``: ``release/vX.Y.Z`` for a release tag, else the branch itself."""
-    return f"release/{ref}" if RELEASE_TAG.fullmatch(ref) else ref
+    """The branch nbgitpuller pulls for ``ref``: its students' branch, ``students/<ref>`` (tools/student_branch.py)."""
+    from tools.student_branch import branch_for
+
+    return branch_for(ref)
 
 
 def pull_links(hub: str, url: str, ref: str, notebooks: list[str]) -> list[str]:

@@ -4,7 +4,7 @@
     python -m tools.graded_package .        # in place, in a checkout made for a graded image (the hub's Dockerfile)
 
 The copy is the package with every ``lessonNN/solutions.py`` replaced by a stub that holds no code (its names
-are placeholders, :func:`lmtie_edu.kit.grading.withheld`) and a ``GRADED`` marker: in that environment a
+are placeholders, :func:`lmtie_edu.kit.grading.withheld`), no compiled bytecode, and a ``GRADED`` marker: in that environment a
 check says the lab is graded when submitted, ``ex.hint`` stops before the worked answer, and no reference
 solution can be imported or printed. The grader's environment (nbgrader autograde) keeps the full package.
 """
@@ -36,6 +36,11 @@ def write(target: Path) -> list[Path]:
     stubbed = sorted(package.glob("lesson[0-9][0-9]/solutions.py"))
     for path in stubbed:
         path.write_text(STUB, encoding="utf-8")
+    # Bytecode compiled before the stubbing (a build context's __pycache__) holds the real solutions.
+    for cache in sorted(package.rglob("__pycache__"), reverse=True):
+        shutil.rmtree(cache)
+    for compiled in package.rglob("*.py[co]"):
+        compiled.unlink()
     (package / "GRADED").write_text("solutions withheld by tools/graded_package.py\n", encoding="utf-8")
     for name in ("pyproject.toml", "README.md", "LICENSE"):  # so that `pip install DIR` works
         if not in_place:

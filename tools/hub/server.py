@@ -38,7 +38,7 @@ HUB_TEMPLATES = REPO / "deploy" / "jupyterhub" / "templates"  # the hub pages a 
 START_TIMEOUT_S = 60
 STOP_TIMEOUT_S = 30
 TARGET = "lmtie_edu"  # the folder nbgitpuller pulls the course into, in each student's home
-BRANCH = "main"
+BRANCH = "students/main"  # what tools/student_branch.py writes from main
 
 
 
@@ -52,32 +52,37 @@ def missing_tools() -> list[str]:
     return missing
 
 
+INSTRUCTOR = {"GIT_AUTHOR_NAME": "Instructor", "GIT_AUTHOR_EMAIL": "instructor@example.invalid",
+              "GIT_COMMITTER_NAME": "Instructor", "GIT_COMMITTER_EMAIL": "instructor@example.invalid"}
+
+
 def git(*args: str, cwd: Path) -> str:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "Instructor", "GIT_AUTHOR_EMAIL": "instructor@example.invalid",
-           "GIT_COMMITTER_NAME": "Instructor", "GIT_COMMITTER_EMAIL": "instructor@example.invalid"}
+    env = {**os.environ, **INSTRUCTOR}
     return subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True, text=True).stdout
 
 
 class CourseRepo:
-    """The instructor's upstream: a bare repository with the course's notebooks, served as file://.
+    """The instructor's upstream: a bare repository with the course's students' branch, served as file://.
 
     nbgitpuller runs plain ``git clone``/``git fetch`` on the ``repo`` URL, so a file:// URL of a
-    local bare repository works as well as https (no web server needed). The content is the
-    lessons as they are in this working tree (in a clean clone: the committed ones), so the
-    notebooks always match the lmtie_edu package the kernels import.
+    local bare repository works as well as https (no web server needed). Its branch is what
+    ``python -m tools.student_branch`` writes from this repository's HEAD (in a clean clone: the
+    committed lessons), so the notebooks match the lmtie_edu package the kernels import and the
+    students get no solutions.
     """
 
     def __init__(self, scratch: Path):
+        from tools.student_branch import write_branch
+
+        source = scratch / "course"
+        git("clone", "-q", "--no-checkout", str(REPO), str(source), cwd=scratch)
+        git("fetch", "-q", str(REPO), "HEAD", cwd=source)  # this checkout's HEAD, whatever branch it is on
+        write_branch("FETCH_HEAD", BRANCH, repo=source, author=INSTRUCTOR)
         self.work = scratch / "instructor"
         self.bare = scratch / "upstream" / "lmtie_edu.git"
-        shutil.copytree(REPO / "notebooks", self.work / "notebooks",
-                        ignore=shutil.ignore_patterns(".ipynb_checkpoints", "*.pyc", "__pycache__"))
-        (self.work / "README.md").write_text("# lmtie_edu lessons (pulled by nbgitpuller)\n")
-        git("init", "-q", "-b", BRANCH, cwd=self.work)
-        git("add", "-A", cwd=self.work)
-        git("commit", "-q", "-m", "course", cwd=self.work)
+        git("clone", "-q", "--branch", BRANCH, str(source), str(self.work), cwd=scratch)
         self.bare.parent.mkdir(parents=True)
-        git("clone", "-q", "--bare", str(self.work), str(self.bare), cwd=scratch)
+        git("clone", "-q", "--bare", "--branch", BRANCH, str(self.work), str(self.bare), cwd=scratch)
         git("remote", "add", "upstream", str(self.bare), cwd=self.work)
 
     @property
