@@ -1,6 +1,10 @@
 """A check survives the answer: a loop is stopped, exit() and Ctrl-C are the learner's, printing is capped,
 and torch's global state is as before — and the next check in the same session behaves normally."""
 
+import signal
+import sys
+import time
+
 import torch
 
 from lmtie_edu.kit import answer_guard
@@ -161,3 +165,70 @@ def test_numpy_and_python_random_states_and_threads_are_restored(capsys):
     random.seed(1)
     assert ex.bag_of_tokens(reseeds)
     assert (np.random.random(), random.random()) == expected and torch.get_num_threads() == threads  # noqa: NPY002 — the legacy global generator is what the guard restores
+
+
+def _stopped_within(capsys, answer, limit: float, monkeypatch) -> float:
+    monkeypatch.setattr(answer_guard, "TIME_LIMIT_SECONDS", limit)
+    start = time.monotonic()
+    assert not ex.bag_of_tokens(answer)
+    took = time.monotonic() - start
+    out = capsys.readouterr().out
+    assert out.startswith(f"❌ bag_of_tokens: stopped — your code ran for more than {limit:g} s"), out
+    return took
+
+
+def test_an_answer_that_swallows_the_timeout_is_stopped_all_the_same(monkeypatch, capsys):
+    def swallows(W, ids):
+        while True:
+            try:
+                time.sleep(0.05)
+            except BaseException:  # noqa: BLE001 — what a learner might write to "keep going"
+                pass
+
+    assert _stopped_within(capsys, swallows, 0.5, monkeypatch) < 0.5 + 5
+    _correct_still_passes(capsys)
+
+
+def test_an_answer_that_ignores_or_cancels_the_alarm_is_stopped(monkeypatch, capsys):
+    def ignores(W, ids):
+        signal.signal(signal.SIGALRM, signal.SIG_IGN)
+        while True:
+            pass
+
+    def cancels(W, ids):
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        while True:
+            pass
+
+    before = signal.getsignal(signal.SIGALRM)
+    for answer in (ignores, cancels):
+        assert _stopped_within(capsys, answer, 0.5, monkeypatch) < 0.5 + 5
+        assert signal.getsignal(signal.SIGALRM) == before  # the answer's SIG_IGN does not outlive the check
+        _correct_still_passes(capsys)
+
+
+def test_an_answer_that_catches_the_timeout_and_returns_late_is_stopped(monkeypatch, capsys):
+    def returns_late(W, ids):
+        try:
+            while True:
+                pass
+        except BaseException:  # noqa: BLE001
+            return solutions.bag_of_tokens(W, ids)
+
+    assert _stopped_within(capsys, returns_late, 0.5, monkeypatch) < 0.5 + 5
+    _correct_still_passes(capsys)
+
+
+def test_tracing_is_handed_back(capsys):
+    seen = []
+
+    def tracer(frame, event, arg):
+        seen.append(event)
+
+    sys.settrace(tracer)
+    try:
+        assert ex.bag_of_tokens(solutions.bag_of_tokens)
+        assert sys.gettrace() is tracer
+    finally:
+        sys.settrace(None)
+    capsys.readouterr()
