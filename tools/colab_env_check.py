@@ -1,8 +1,10 @@
 """Run every lesson in a venv that mimics Google Colab's runtime, through the lessons' own Colab set-up cell.
 
-1. build/colab-venv (made once, reused): Colab's widget/kernel stack — ipywidgets 7.7.1, ipykernel 6.17.1,
-   IPython 7.34.0, numpy 2.0.2 — and torch==2.13.0 (the CPU wheel on this machine's disk; never a bare
-   `torch`). This machine has Python 3.11 only (Colab: 3.12/3.13), so the venv is 3.11.
+1. build/colab-venv (made once, reused): what Colab's runtime ships (its published list, Aug 2026) as far as
+   this machine can install it — numpy 2.1.3, matplotlib 3.10.0, transformers 5.15.0, ipywidgets 7.7.1,
+   ipykernel 6.17.1, IPython 7.34.0. Two differences, each for a reason: Python 3.11, the only one here
+   (Colab: 3.13.15); torch 2.13.0, the CPU wheel on this machine's disk (Colab: 2.11.0, whose Linux wheel on
+   PyPI is a CUDA build of about 2.7 GB with its nvidia-* wheels, too much for every CI run).
 2. The set-up cell that tools/colab.py stamps into the lessons is run there with ``google.colab``
    simulated (a stub module in sys.modules), its git URL replaced by a copy of this checkout
    (``pip install "<copy>[lessons]"`` plus its keep-pins). Then torch, numpy, ipykernel and ipywidgets
@@ -35,10 +37,10 @@ REPO = Path(__file__).resolve().parents[1]
 
 VENV = REPO / "build" / "colab-venv"
 SRC = REPO / "build" / "colab-src"
-# Colab's runtime as of the issue (ipywidgets 7.7.1, ipykernel 6.17, IPython 7.34); torch: this machine's.
-BASE = ["torch==2.13.0", "numpy==2.0.2", "ipywidgets==7.7.1", "ipykernel==6.17.1", "ipython==7.34.0",
-        "nbclient", "nbformat"]
-WATCHED = ("torch", "numpy", "ipykernel", "ipywidgets")
+# Colab's runtime (published list, Aug 2026) but Python and torch (see the module docstring).
+BASE = ["torch==2.13.0", "numpy==2.1.3", "matplotlib==3.10.0", "transformers==5.15.0", "ipywidgets==7.7.1",
+        "ipykernel==6.17.1", "ipython==7.34.0", "nbclient", "nbformat"]
+WATCHED = ("torch", "numpy", "ipykernel", "ipywidgets", "matplotlib", "transformers")
 
 TOGGLE_CELL = """\
 import gc as _gc

@@ -1,4 +1,4 @@
-"""Start and stop a private JupyterLab for the browser test.
+"""Start and stop a private JupyterLab (or Notebook 7) for the browser test.
 
 The server runs from the current interpreter's environment (the project's .venv under `make test`)
 on 127.0.0.1, a free port and a random token. Everything it could write — config, runtime files,
@@ -49,14 +49,20 @@ def isolated_env(scratch: Path) -> dict:
 
 
 class LabServer:
-    """A running ``jupyter lab`` serving a scratch copy of the lessons.
+    """A running ``jupyter lab`` (or, with ``app="notebook"``, Notebook 7) serving a scratch copy of the lessons.
 
     ``solved_dir`` (optional) holds the same lessons with their exercises solved; those are served in
     place of the lessons of the same name. :meth:`original` is the file a served notebook was copied
     from: the stored outputs a run is compared with, out of reach of anything the server writes.
     """
 
-    def __init__(self, lessons_dir: Path, scratch: Path, solved_dir: Path | None = None):
+    # The front ends a student may open a lesson in: the module that starts it, and its application's class.
+    APPS = {"jupyterlab": "LabApp", "notebook": "JupyterNotebookApp"}
+
+    def __init__(self, lessons_dir: Path, scratch: Path, solved_dir: Path | None = None, app: str = "jupyterlab"):
+        if app not in self.APPS:
+            raise ValueError(f"app must be one of {sorted(self.APPS)}; got {app!r}")
+        self.app = app
         self.scratch = scratch
         self.root = scratch / "notebooks"
         shutil.copytree(lessons_dir, self.root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
@@ -82,11 +88,11 @@ class LabServer:
 
     def _spawn(self) -> None:
         command = [
-            sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={self.port}",
+            sys.executable, "-m", self.app, "--no-browser", "--ip=127.0.0.1", f"--port={self.port}",
             "--ServerApp.port_retries=0", f"--IdentityProvider.token={self.token}",
             f"--ServerApp.root_dir={self.root}",
             # window.jupyterapp lets the test read the notebook model (outputs, counts, kernel status).
-            "--LabApp.expose_app_in_browser=True",
+            f"--{self.APPS[self.app]}.expose_app_in_browser=True",
         ]
         if hasattr(os, "getuid") and os.getuid() == 0:
             command.append("--allow-root")
