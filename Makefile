@@ -80,10 +80,7 @@ $(PY): | python-check platform-check
 	$(PYTHON) -m venv $(VENV)
 
 $(LAB_STAMP): requirements-torch-cpu.txt requirements.txt constraints.txt pyproject.toml | $(PY) python-check platform-check
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet --no-deps -r requirements-torch-cpu.txt  # torch's CPU build first (see that file)
-	$(PY) -m pip install --quiet -r requirements.txt
-	$(PY) -m tools.lean_server >/dev/null  # a server start without rfc3987-syntax and jupyter_lsp (tools/lean_server.py)
+	$(PY) -m tools.course_env install --venv $(VENV)  # torch's CPU build first, the pins, a lean quiet lab: see there
 	touch $@
 
 $(TEST_STAMP): $(LAB_STAMP) requirements-test.txt | python-check
