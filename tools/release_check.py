@@ -1,8 +1,8 @@
 """Check a release of the course: ``python -m tools.release_check`` (``make release-check``).
 
 1. The version agrees everywhere: ``lmtie_edu/__init__.py`` holds it (pyproject.toml reads it, dynamic),
-   CHANGELOG.md has a section for it (or Unreleased above it), CITATION.cff and the hub image's
-   ``LMTIE_EDU_VERSION`` default say the same.
+   CHANGELOG.md has a section for it (or Unreleased above it), CITATION.cff, the hub image's
+   ``LMTIE_EDU_VERSION`` default and every lesson's ``setup_lesson(course=...)`` (both languages) say the same.
 2. ``python -m build`` writes the sdist and the wheel (from the sdist, as PyPI users get it) into build/dist/;
    the build log holds no deprecation warning from the project's own metadata; the wheel carries LICENSE
    and ``License-Expression: MIT AND OFL-1.1 AND LGPL-2.1-only`` (the Chinese figures' font, the Lee corpus), the
@@ -92,6 +92,11 @@ def version_problems(root: Path = REPO) -> list[str]:
     label = image_version(dockerfile.read_text(encoding="utf-8"))
     if label != version:
         problems.append(f"{dockerfile.relative_to(root)}: ARG LMTIE_EDU_VERSION={label}, the package's is {version}")
+    for lesson in sorted((root / "notebooks").glob("**/[0-9]*.ipynb")):
+        named = re.findall(r'setup_lesson\([^)]*course=\\"([^"\\]+)\\"', lesson.read_text(encoding="utf-8"))
+        if named != [version]:
+            problems.append(f"{lesson.relative_to(root)}: setup_lesson(course=...) names {named or 'no version'}, "
+                            f"the package's is {version}")
     return problems
 
 
@@ -248,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if problems := version_problems(source):
         raise SystemExit("the version does not agree:\n  " + "\n  ".join(problems))
-    print(f"version {version}: lmtie_edu/__init__.py, CHANGELOG.md, CITATION.cff and the hub image agree")
+    print(f"version {version}: lmtie_edu/__init__.py, CHANGELOG.md, CITATION.cff, the hub image and the lessons agree")
     start = time.monotonic()
     wheel, sdist = build(args.python, source=source)
     if problems := wheel_problems(wheel, version):

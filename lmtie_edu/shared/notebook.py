@@ -76,7 +76,7 @@ def _own_temporary_dir() -> Path:
 use_writable_matplotlib_dir()
 
 
-def setup_lesson(seed: int = 0, threads: int = 1, language: str = "en") -> None:
+def setup_lesson(seed: int = 0, threads: int = 1, language: str = "en", course: str | None = None) -> None:
     """Seed every generator, fix the thread count, round printed tensors and choose the package's language.
 
     Stored outputs are compared digit by digit when the notebook is re-run (nbval), so the run
@@ -86,6 +86,9 @@ def setup_lesson(seed: int = 0, threads: int = 1, language: str = "en") -> None:
     In a Jupyter kernel it also makes a cell run before the cell it needs say which one to run
     (:mod:`lmtie_edu.shared.cell_order`). ``language="zh_CN"`` (the Chinese lessons' choice) makes hints,
     diagnoses, questions, check lines and figure labels Chinese (:mod:`lmtie_edu.shared.language`).
+    ``course`` is the lmtie_edu version the lesson was written for: when the installed package is another
+    version (a hub image or a Colab install older or newer than the pulled lessons), one line says so, since
+    the lesson's figures, checks and hints may then not match its text.
     """
     seed = check_seed(seed)
     threads = check_positive_int(threads, "threads")
@@ -100,3 +103,23 @@ def setup_lesson(seed: int = 0, threads: int = 1, language: str = "en") -> None:
     np.set_printoptions(precision=4, suppress=True)
     language_module.use(language)
     cell_order.install()
+    mismatch = course_mismatch(course)
+    if mismatch:
+        print(mismatch)
+
+
+def course_mismatch(course: str | None) -> str | None:
+    """The line that says the installed lmtie_edu is not the version a lesson was written for, or None."""
+    from lmtie_edu import __version__
+
+    if course is None:
+        return None
+    if not isinstance(course, str) or not course.strip():
+        raise TypeError(f"course must be the lesson's lmtie_edu version as a str, such as '0.1.0'; got {course!r}")
+    if course == __version__:
+        return None
+    return language_module.tr(
+        "⚠️ This lesson was written for lmtie_edu {course}, but lmtie_edu {installed} is installed: its figures, "
+        "checks and hints may not match the text. Use one version for both: the course's set-up at v{course} "
+        "(make lab in that checkout, or that version's Colab cell), or the lessons of v{installed}.",
+        course=course, installed=__version__)

@@ -274,3 +274,13 @@ def test_every_figure_has_a_visible_caption(notebook):
             missing.append(index)
     assert not missing, (f"{path.name}: the figures of cells {missing} have no caption — open the next markdown "
                          "cell with '**Figure.** what it shows (axes, colours, the point it makes)'")
+
+
+
+def test_the_set_up_names_the_course_version_it_was_written_for(notebook):
+    """setup_lesson(course=...) is how a learner hears that the installed package is another version."""
+    from lmtie_edu import __version__
+
+    path, nb = notebook
+    first = "".join(lesson_code_cells(nb)[0]["source"])
+    assert f'course="{__version__}"' in first, f'{path.name}: setup_lesson(..., course="{__version__}")'
