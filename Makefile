@@ -85,6 +85,7 @@ $(LAB_STAMP): requirements-torch-cpu.txt requirements.txt constraints.txt pyproj
 
 $(TEST_STAMP): $(LAB_STAMP) requirements-test.txt | python-check
 	$(PY) -m pip install --quiet -r requirements-test.txt
+	$(PY) -m tools.lean_server >/dev/null  # notebook 7 (the browser test's) brings rfc3987-syntax back
 	touch $@
 
 # Matplotlib builds its font cache on first use and says so on stderr: do it here, not in a lesson.

@@ -3,22 +3,26 @@
 While the learner's code runs, :func:`guarded` stops it after a time limit, keeps at most ``MAX_LINES`` lines and
 ``MAX_CHARS`` characters of what it prints (and says how much more there was), and afterwards restores what it may have changed for the rest of the
 session: torch's default dtype, whether gradients are on, torch's thread count, the global random states of
-torch, NumPy and Python's ``random``, and ``print``.
+torch, NumPy and Python's ``random``, ``print``, and the handlers of ``SIGINT``, ``SIGALRM`` and ``SIGTERM``.
 
-The limit is kept two ways. ``SIGALRM`` (Linux and macOS, in the kernel's main thread) wakes a sleeping answer.
-An answer can defeat a signal, though — catch the exception in a loop, set ``SIGALRM`` to be ignored, cancel
-the timer — so a trace function also watches the learner's own lines (not library code, so the cost stays
-small): once the limit has passed, every line or call of the learner's code raises :class:`AnswerTimeout`
-again (:class:`_Watch`), so the first one outside a ``try`` ends the answer. This also keeps the
-limit where there is no ``SIGALRM`` (Windows), for Python-level loops. Out of reach: one C call that never
-returns (a huge tensor operation: neither a signal handler nor a hook runs until it does), and an answer that
-switches the hooks off itself (``sys.settrace(None)`` and ``sys.setprofile(None)``).
+The limit is kept by a timer thread, which costs nothing while the answer runs: at the limit (and every 0.1 s
+after it) it sends the kernel's main thread ``SIGINT`` (``signal.pthread_kill``; on Windows
+``_thread.interrupt_main``), which wakes a sleeping answer, and the guard's handler raises
+:class:`AnswerTimeout` in the learner's code. An answer may catch that in a loop — so from then on a trace
+function raises again at each of the learner's lines and a profile function at each of its calls
+(:class:`_Watch`), and the first one outside a ``try`` ends the answer. Before the limit, a ``SIGINT`` (the
+interrupt button, Ctrl-C) is the plain ``KeyboardInterrupt`` it always was. An answer that replaced or ignores
+the ``SIGINT`` handler gets the exception asynchronously instead (``PyThreadState_SetAsyncExc``), which ends a
+loop without a ``try``. Out of reach: one C call that never returns (nothing runs until it does), and an answer
+that both ignores ``SIGINT`` and catches the exception in a loop, or switches the hooks off itself.
 """
 
 from __future__ import annotations
 
+import _thread
 import builtins
 import contextlib
+import ctypes
 import functools
 import io
 import os
@@ -63,63 +67,86 @@ def _learners_code(filename: str) -> bool:
 class _Watch:
     """Ends an answer that outlived its limit, however it handles the exception (see the module docstring).
 
-    Before the limit only a trace function runs, and only on the learner's own frames. Once the limit has passed,
-    the trace function and a profile function both raise :class:`AnswerTimeout` at the learner's next line or
-    call. Python switches off a hook that raises, so each one switches the other back on before raising: an
-    answer that catches the first exception meets the next at its next line or call, and the first one outside
-    a ``try`` ends it.
+    Until the limit nothing runs. At the limit a timer thread interrupts the main thread; from then on the trace
+    function and the profile function both raise :class:`AnswerTimeout` at the learner's next line or call.
+    Python switches off a hook that raises (and clears that frame's ``f_trace``), so each one switches the other
+    back on before raising: an answer that catches the first exception meets the next at its next line or call,
+    and the first one outside a ``try`` ends it.
     """
 
     def __init__(self, limit: float):
-        self.deadline = time.monotonic() + limit
+        self.limit = limit
         self.timeout = type("AnswerTimeout", (AnswerTimeout,), {"limit": limit})
-        self.fired = self.stopped = False
+        self.fired = self.overdue = self.sent_async = False
+        self.done = threading.Event()
+        self.main = threading.main_thread().ident
 
-    def overdue(self) -> bool:
-        return not self.stopped and time.monotonic() > self.deadline
+    def start(self) -> None:
+        self.thread = threading.Thread(target=self._timer, name="lmtie-answer-timer", daemon=True)
+        self.thread.start()
 
-    def arm(self) -> None:
-        """Both hooks on (the limit has passed)."""
+    def _timer(self) -> None:
+        if self.done.wait(self.limit):
+            return
+        self.overdue = True
+        while not self.done.is_set():
+            if signal.getsignal(signal.SIGINT) != self.on_interrupt:  # the answer replaced or ignores it
+                self.sent_async = True
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.main), ctypes.py_object(self.timeout))
+            elif hasattr(signal, "pthread_kill"):
+                signal.pthread_kill(self.main, signal.SIGINT)  # a real signal: it wakes a sleeping answer too
+            else:
+                _thread.interrupt_main(signal.SIGINT)
+            self.done.wait(0.1)
+
+    def learners(self, frame) -> bool:
+        return not self.done.is_set() and frame is not None and _learners_code(frame.f_code.co_filename)
+
+    def stop_learner(self, frame):
+        self.fired = True
         sys.settrace(self.on_call)
         sys.setprofile(self.on_event)
-
-    def stop_learner(self):
-        self.fired = True
+        frame.f_trace = self.on_line  # Python cleared it in the frame where the trace function last raised
         raise self.timeout()
+
+    def on_interrupt(self, signum, frame):
+        if not self.overdue:
+            raise KeyboardInterrupt  # the interrupt button or Ctrl-C, as without the guard
+        if self.done.is_set():
+            return
+        sys.settrace(self.on_call)
+        sys.setprofile(self.on_event)
+        if self.learners(frame):
+            self.stop_learner(frame)
 
     def on_call(self, frame, event, arg):
         if not _learners_code(frame.f_code.co_filename):
             return None
-        if self.overdue():
-            sys.setprofile(self.on_event)
-            self.stop_learner()
+        if self.learners(frame):
+            self.stop_learner(frame)
         return self.on_line
 
     def on_line(self, frame, event, arg):
-        if self.overdue():
-            sys.setprofile(self.on_event)
-            self.stop_learner()
+        if event == "line" and self.learners(frame):  # not while an exception or a return passes through
+            self.stop_learner(frame)
         return self.on_line
 
     def on_event(self, frame, event, arg):
-        if self.overdue() and frame is not None and _learners_code(frame.f_code.co_filename):
-            sys.settrace(self.on_call)
-            frame.f_trace = self.on_line  # Python cleared it in the frame where the trace function last raised
-            self.stop_learner()
-
-    def on_alarm(self, signum, frame):
-        """SIGALRM at the limit (and every 0.1 s after it): a sleeping answer is woken and stopped."""
-        if self.stopped:
-            return
-        self.arm()
-        signal.setitimer(signal.ITIMER_REAL, 0.1)
-        if frame is not None and _learners_code(frame.f_code.co_filename):
-            frame.f_trace = self.on_line
-            self.stop_learner()
+        if event in ("call", "c_call") and self.learners(frame):
+            self.stop_learner(frame)
 
     def stop(self, traced, profiled) -> None:
-        """Hooks as before the answer ran."""
-        self.stopped = True
+        """No more interrupts (a last one already sent is handled here, harmlessly), hooks as before."""
+        self.done.set()
+        for _attempt in range(100):
+            try:
+                if getattr(self, "thread", None) is not None:
+                    self.thread.join()
+                if not self.sent_async:
+                    break
+                time.sleep(0)  # a point where an asynchronous exception still pending is delivered: here
+            except AnswerTimeout:  # the timer's last asynchronous one, caught before the checker runs on
+                break
         sys.settrace(traced)
         sys.setprofile(profiled)
 
@@ -144,8 +171,12 @@ class _CappedOutput(io.TextIOBase):
         self.target.flush()
 
 
-def _can_alarm() -> bool:
-    return hasattr(signal, "SIGALRM") and threading.current_thread() is threading.main_thread()
+_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGALRM", "SIGTERM") if hasattr(signal, name))
+
+
+def _in_main_thread() -> bool:
+    """Signal handlers run in the main thread only: elsewhere the answer runs without a limit."""
+    return threading.current_thread() is threading.main_thread()
 
 
 @contextlib.contextmanager
@@ -157,12 +188,12 @@ def guarded(limit: float | None = None):
     numpy_rng = np.random.get_state()  # noqa: NPY002 — the legacy global generator is the one an answer may reseed
     output = _CappedOutput(sys.stdout)
     watch, traced, profiled = _Watch(limit), sys.gettrace(), sys.getprofile()
-    alarm = _can_alarm()
-    if alarm:
-        previous = signal.signal(signal.SIGALRM, watch.on_alarm)
-        signal.setitimer(signal.ITIMER_REAL, limit)
+    timed = _in_main_thread()
+    if timed:  # the answer may replace any handler: the ones this session had are put back afterwards
+        handlers = {number: signal.getsignal(number) for number in _SIGNALS}
+        signal.signal(signal.SIGINT, watch.on_interrupt)
+        watch.start()
     timed_out = False
-    sys.settrace(watch.on_call)
     try:
         with contextlib.redirect_stdout(output):
             yield
@@ -171,9 +202,10 @@ def guarded(limit: float | None = None):
         raise
     finally:
         watch.stop(traced, profiled)
-        if alarm:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
+        if timed:
+            for number, handler in handlers.items():
+                if handler is not None:  # None: set outside Python, cannot be put back from here
+                    signal.signal(number, handler)
         torch.set_default_dtype(dtype)
         torch.set_grad_enabled(grad)
         torch.set_rng_state(rng)

@@ -232,3 +232,23 @@ def test_tracing_is_handed_back(capsys):
     finally:
         sys.settrace(None)
     capsys.readouterr()
+
+
+def test_an_answer_that_ignores_the_interrupt_is_stopped_and_the_handler_put_back(monkeypatch, capsys):
+    def ignores_sigint(W, ids):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        while True:
+            pass
+
+    def swallows(W, ids):
+        while True:
+            try:
+                time.sleep(0.05)
+            except BaseException:  # noqa: BLE001
+                pass
+
+    before = signal.getsignal(signal.SIGINT)
+    assert _stopped_within(capsys, ignores_sigint, 0.5, monkeypatch) < 0.5 + 5
+    assert signal.getsignal(signal.SIGINT) == before
+    _correct_still_passes(capsys)
+    assert _stopped_within(capsys, swallows, 0.5, monkeypatch) < 0.5 + 5  # the next time-out still works
