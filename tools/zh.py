@@ -3,7 +3,8 @@
 Usage:
     python -m tools.zh extract [LESSON ...]   # update the catalogues: translations/zh_CN/<stem>.po (markdown),
                                               # code/<stem>.po (comments, printed text), lmtie_edu/<part>.po
-                                              # (the package's text: kit, shared and the lessons' parts)
+                                              # (the package's text: kit, shared and the lessons' parts),
+                                              # lmtie_edu/worked_answers.po (the solutions' comments)
     python -m tools.zh build [LESSON ...]     # compile lmtie_edu/locale/zh_CN/LC_MESSAGES/lmtie_edu.mo, write
                                               # notebooks/zh_CN/<stem>.ipynb and execute it if its code changed;
                                               # refuses untranslated/fuzzy cells
@@ -52,12 +53,14 @@ def run(command: str, names: list[str]) -> int:
                                f"and Chinese lessons); got {', '.join(elsewhere)}. `check` accepts copies.")
     failures = []
     parts = [part for part in package.parts() if not part.startswith("lesson") or not names
-             or any(lesson.stem[:2] == part[-2:] for lesson in lessons)]
+             or any(lesson.stem[:2] == part[-2:] for lesson in lessons)] + [package.WORKED_ANSWERS]
     if command == "extract":
         for part in package.extract(parts):
             print(f"updated translations/zh_CN/lmtie_edu/{part}.po")
     elif command == "build":
-        print(f"{'wrote' if package.write_compiled() else 'unchanged'} {package.COMPILED.relative_to(REPO)}")
+        written = package.write_compiled()
+        for path in (package.COMPILED, package.WORKED_ANSWERS_COMPILED):
+            print(f"{'wrote' if path in written else 'unchanged'} {path.relative_to(REPO)}")
         missing = [problem for part in parts if package.part_catalogue(part).exists()
                    for problem in package.problems(part)]
         if missing:  # a warning: a lesson can be built while the package's text is being translated
@@ -66,7 +69,8 @@ def run(command: str, names: list[str]) -> int:
     else:
         failures += [problem for part in parts for problem in package.problems(part)]
         if not package.is_compiled_current():
-            failures.append(f"{package.COMPILED.relative_to(REPO)} is not what `python -m tools.zh build` compiles now")
+            failures.append(f"{package.COMPILED.relative_to(REPO)} or {package.WORKED_ANSWERS_COMPILED.name} is not "
+                            "what `python -m tools.zh build` compiles now")
     for lesson in lessons:
         try:
             if command == "extract":

@@ -25,7 +25,7 @@ from collections.abc import Callable
 
 import torch
 
-from lmtie_edu.shared.language import tr
+from lmtie_edu.shared.language import in_language, tr
 
 from .answer_guard import AnswerTimeout, guarded
 from .feedback import LearnerCrash, Mismatch, NotAttempted, Shortcut, expect_close, expect_equal, expect_type
@@ -184,7 +184,8 @@ def exercise(solution: Callable, *, hints: list[str] | tuple[str, ...], mistakes
 
 
 def hint(name: str) -> None:
-    """Print the next hint for exercise ``name``: hint 1, then 2, …, then the worked answer."""
+    """Print the next hint for exercise ``name``: hint 1, then 2, …, then the worked answer (the reference
+    solution's source, its comments and docstring in the lesson's language)."""
     if not isinstance(name, str):
         raise TypeError(tr("hint() takes the exercise's name as a string, e.g. hint('bag_of_tokens'); got {type}",
                            type=type(name).__name__))
@@ -203,5 +204,5 @@ def hint(name: str) -> None:
                  "(ask your instructor).", name=name))
     else:
         print(tr("💡 {name}, worked answer ({tiers} of {tiers}) — read it, then write it yourself:", name=name,
-                 tiers=tiers) + "\n\n" + inspect.getsource(check.solution))
+                 tiers=tiers) + "\n\n" + in_language(inspect.getsource(check.solution)))
 

@@ -1,8 +1,9 @@
 """The learner's path through each Chinese lesson, in Chinese: what tests/course/test_learner_path.py walks in
 English, walked again after the Chinese lesson's own set-up choice (``language="zh_CN"``), through the modules
 the Chinese lesson imports. Every check line, hint tier, diagnosis and predict-question feedback a learner can
-call up is Chinese: it shows the catalogue's translation and no English sentence (the worked answer's code
-aside: it is the reference solution's source)."""
+call up is Chinese: it shows the catalogue's translation and no English sentence. The worked answer is the
+reference solution's code with its comments and docstrings in Chinese (translations/zh_CN/lmtie_edu/
+worked_answers.po)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 
 from lmtie_edu.kit.exercises import HINTS_SHOWN
 from lmtie_edu.kit.predict import PREDICTIONS, Choice
-from lmtie_edu.shared.language import tr, use
+from lmtie_edu.shared.language import source_text, tr, use
 from tools.learner_path import answer_in_widget
 
 from .test_chinese_edition import english_runs, kept_patterns
@@ -60,8 +61,10 @@ def test_each_stub_and_every_hint_tier_speak_chinese(notebook, capsys):
             assert tr(hint) != hint and tr(hint) in shown, f"{notebook}: a hint of {name} is not translated"
             assert_chinese(shown, f"{notebook}: a hint of {name}")
         ex.hint(name)  # the worked answer: a Chinese header, then the reference solution's code
-        header = capsys.readouterr().out.split("\n\n", 1)[0]
+        header, code = capsys.readouterr().out.split("\n\n", 1)
         assert_chinese(header, f"{notebook}: the worked answer's header of {name}")
+        for _start, _end, kind, text in source_text(code):  # its comments and docstring: Chinese, none English
+            assert_chinese(text, f"{notebook}: a {kind} of the worked answer of {name}")
         HINTS_SHOWN.pop(name, None)
 
 

@@ -97,7 +97,7 @@ def test_make_test_checks_the_chinese_lessons_with_strict_nbval():
     assert "test-zh-lessons" in makefile.split("\ntest:", 1)[1].split("\n\n", 1)[0], "make test must run it"
 
 
-@pytest.mark.parametrize("part", package.parts())
+@pytest.mark.parametrize("part", [*package.parts(), package.WORKED_ANSWERS])
 def test_the_package_text_is_translated(part):
     found = package.problems(part)
     assert not found, (f"{len(found)} entries of translations/zh_CN/lmtie_edu/{part}.po the Chinese lessons "

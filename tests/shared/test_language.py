@@ -77,6 +77,50 @@ def test_a_hint_and_a_diagnosis_are_chinese(chinese, capsys):
     assert "hint 1 of 3" not in printed and "diagnosis:" not in printed
 
 
+def code_tokens(source: str) -> list[str]:
+    """The tokens of ``source`` other than its comments and docstrings: the code a reader runs."""
+    import io
+    import tokenize
+
+    text = {start for start, _end, _kind, _message in language.source_text(source)}
+    return [token.string for token in tokenize.generate_tokens(io.StringIO(source).readline)
+            if token.start not in text and token.type not in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE)]
+
+
+@pytest.mark.parametrize("lesson", [f"lesson{n:02}" for n in range(1, 10)])
+def test_a_worked_answer_is_the_solution_with_its_comments_in_the_lesson_language(lesson):
+    import importlib
+    import inspect
+
+    solutions = importlib.import_module(f"lmtie_edu.{lesson}.solutions")
+    functions = [value for value in vars(solutions).values()
+                 if inspect.isfunction(value) and value.__module__ == solutions.__name__]
+    assert functions
+    for function in functions:
+        source = inspect.getsource(function)
+        assert language.in_language(source) == source  # English: the source itself, byte for byte
+        language.use("zh_CN")
+        try:
+            shown = language.in_language(source)
+        finally:
+            language.use("en")
+        assert code_tokens(shown) == code_tokens(source), f"{function.__name__}: the code itself changed"
+        for _start, _end, kind, text in language.source_text(shown):
+            assert any("\u4e00" <= ch <= "\u9fff" for ch in text), f"{function.__name__}: an English {kind}: {text!r}"
+
+
+def test_a_worked_answer_without_its_catalogue_stays_english(chinese, monkeypatch):
+    """A graded copy of the package leaves the worked answers' catalogue out: the answer is then English."""
+    import inspect
+
+    from lmtie_edu.lesson01 import solutions
+
+    monkeypatch.setattr(language, "WORKED_ANSWERS_DOMAIN", "no_such_domain")
+    monkeypatch.setitem(language._state, "worked_answers", None)
+    source = inspect.getsource(solutions.bag_of_tokens)
+    assert language.in_language(source) == source
+
+
 def every_chinese_character() -> str:
     found = set()
     for path in catalogue.CATALOGUE_DIR.rglob("*.po"):

@@ -8,6 +8,12 @@ fuzzy, new text untranslated, removed text dropped. All of them compile into one
 ``lmtie_edu/locale/zh_CN/LC_MESSAGES/lmtie_edu.mo``, which the package loads with the standard library.
 
 A translation must keep the English text's ``{fields}`` (the code fills them after translating).
+
+The worked answers (the last hint tier shows a reference solution's source) have a catalogue of their own,
+``translations/zh_CN/lmtie_edu/worked_answers.po``: each comment and docstring of ``lessonNN/solutions.py``
+(read by ``lmtie_edu.shared.language.source_text``, which also translates them when shown), compiled into
+``lmtie_edu_worked_answers.mo`` beside the package's file, so that a graded copy can leave it out with the
+solutions.
 """
 
 from __future__ import annotations
@@ -21,6 +27,8 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 
+from lmtie_edu.shared.language import WORKED_ANSWERS_DOMAIN, source_text
+
 from .catalogue import CATALOGUE_DIR, REPO
 from .pofile import LOCALE, PROJECT, REVIEWED, read_catalogue, render, without_format_flags
 
@@ -28,6 +36,8 @@ PACKAGE = REPO / "lmtie_edu"
 PACKAGE_CATALOGUES = CATALOGUE_DIR / "lmtie_edu"
 COMPILED = PACKAGE / "locale" / LOCALE / "LC_MESSAGES" / "lmtie_edu.mo"
 KEYWORDS = {"tr": None, "N_": None}  # the first argument of each is the message
+WORKED_ANSWERS = "worked_answers"  # the catalogue of the solutions' comments and docstrings
+WORKED_ANSWERS_COMPILED = COMPILED.with_name(f"{WORKED_ANSWERS_DOMAIN}.mo")
 FIELD = re.compile(r"(?<!\{)\{([A-Za-z_]\w*)[^{}]*\}(?!\})")
 
 
@@ -40,8 +50,22 @@ def part_catalogue(part: str) -> Path:
     return PACKAGE_CATALOGUES / f"{part}.po"
 
 
+def worked_answers_template() -> Catalog:
+    """Every comment and function docstring of the lessons' reference solutions, with its file and line."""
+    result = Catalog(locale=LOCALE, project=PROJECT, fuzzy=False)
+    for part in parts():
+        path = PACKAGE / part / "solutions.py"
+        if path.exists():
+            for start, _end, _kind, message in source_text(path.read_text(encoding="utf-8")):
+                if start != (1, 0):  # the module's docstring: never part of a worked answer
+                    result.add(message, locations=[(f"lmtie_edu/{part}/solutions.py", start[0])])
+    return result
+
+
 def template(part: str) -> Catalog:
     """Every marked string of one part of the package, with the files and lines it comes from."""
+    if part == WORKED_ANSWERS:
+        return worked_answers_template()
     result = Catalog(locale=LOCALE, project=PROJECT, fuzzy=False)
     folder = PACKAGE / part
     for filename, line, message, _comments, _context in extract_from_dir(
@@ -118,11 +142,11 @@ def all_problems() -> list[str]:
     return [problem for part in parts() for problem in problems(part)]
 
 
-def compiled() -> bytes:
+def compiled(chosen: list[str] | None = None) -> bytes:
     """The .mo file of every part's translated, non-fuzzy entries (whatever is missing stays English)."""
     # fixed dates: the same catalogues always compile to the same bytes (a test compares them)
     everything = Catalog(locale=LOCALE, project=PROJECT, fuzzy=False, creation_date=REVIEWED, revision_date=REVIEWED)
-    for part in parts():
+    for part in chosen if chosen is not None else parts():
         for message in merged(part):
             if message.id and message.string and not message.fuzzy and fields(message.id) == fields(message.string):
                 everything.add(message.id, message.string)
@@ -131,14 +155,20 @@ def compiled() -> bytes:
     return buffer.getvalue()
 
 
-def write_compiled() -> bool:
-    data = compiled()
-    if COMPILED.exists() and COMPILED.read_bytes() == data:
-        return False
-    COMPILED.parent.mkdir(parents=True, exist_ok=True)
-    COMPILED.write_bytes(data)
-    return True
+def _compiled_files() -> dict[Path, bytes]:
+    return {COMPILED: compiled(), WORKED_ANSWERS_COMPILED: compiled([WORKED_ANSWERS])}
+
+
+def write_compiled() -> list[Path]:
+    """Write the package's .mo and the worked answers' .mo where they are not current; the files written."""
+    changed = []
+    for path, data in _compiled_files().items():
+        if not (path.exists() and path.read_bytes() == data):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+            changed.append(path)
+    return changed
 
 
 def is_compiled_current() -> bool:
-    return COMPILED.exists() and COMPILED.read_bytes() == compiled()
+    return all(path.exists() and path.read_bytes() == data for path, data in _compiled_files().items())
