@@ -13,8 +13,9 @@
 ``python -m tools.graded_labs check`` validates the course with nbgrader itself, one course per lesson,
 two lessons at a time: ``nbgrader generate_assignment``, then the submissions — the source notebook with the
 solutions, the released notebook untouched, and (lesson 01) the released notebook with one line that replaces
-the first exercise's checker by ``lambda f: True`` — and ``nbgrader autograde``. Every lesson must give full
-marks to the solutions and zero to the others. Run it with the python that has nbgrader
+the first exercise's checker by ``lambda f: True`` — ``nbgrader autograde``, then the grading step that runs the
+answers in a process apart (``tools.grade_submissions``). Every lesson must give full marks to the solutions and
+zero to the others, from the autograder and after the grading step. Run it with the python that has nbgrader
 (``make test-nbgrader`` makes ``build/nbgrader-venv``).
 """
 
@@ -22,6 +23,8 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
+import io
 import os
 import re
 import shutil
@@ -33,6 +36,7 @@ from pathlib import Path
 
 import nbformat
 
+from tools.grade_submissions import grade_assignment
 from tools.make_solutions import STUB_NAME, solution_source, stored_verdicts
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -119,11 +123,9 @@ def nbgrader(course: Path, *args: str) -> None:
         raise RuntimeError(f"{' '.join(command[1:])} failed in {course}:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}")
 
 
-def grade_one(path: Path, workdir: Path) -> tuple[str, float, float, float]:
-    """Autograde one lesson; return (lesson, solutions' score, untouched release's score, overridden release's
-    score or None, max score). The override (one more full run) is tried on the first lesson only."""
-    from nbgrader.api import Gradebook
-
+def autograde_one(path: Path, workdir: Path) -> tuple[Path, str, list[str]]:
+    """Build, release and autograde one lesson for its students; return (course, assignment, students). The
+    override (one more full run) is tried on the first lesson only."""
     course = workdir / path.stem
     shutil.rmtree(course, ignore_errors=True)
     build(course, [path])
@@ -141,10 +143,16 @@ def grade_one(path: Path, workdir: Path) -> tuple[str, float, float, float]:
         overridden = course / "submitted" / "override" / assignment / path.name
         nbformat.write(with_override(nbformat.read(overridden, as_version=4), assignment), overridden)
     nbgrader(course, "autograde", assignment, "--force")
+    return course, assignment, list(origins)
+
+
+def scores(course: Path, assignment: str, students: list[str]) -> tuple[dict[str, float], float]:
+    """Each student's total in the gradebook, and the assignment's maximum."""
+    from nbgrader.api import Gradebook
+
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
-        scores = {s: gradebook.find_submission(assignment, s).score for s in origins}
-        full = gradebook.find_submission(assignment, "solutions").max_score
-        return path.name, scores["solutions"], scores["untouched"], scores.get("override"), full
+        return ({student: gradebook.find_submission(assignment, student).score for student in students},
+                gradebook.find_submission(assignment, students[0]).max_score)
 
 
 def with_override(nb, lesson: str):
@@ -163,12 +171,17 @@ def check(workdir: Path, jobs: int) -> int:
     os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
     failures = 0
     with ThreadPoolExecutor(max_workers=jobs) as pool:  # each job waits on its own nbgrader process
-        for name, solved, untouched, overridden, full in pool.map(lambda p: grade_one(p, workdir), lessons()):
-            ok = full > 0 and solved == full and untouched == 0 and overridden in (None, 0)
+        for course, assignment, students in pool.map(lambda p: autograde_one(p, workdir), lessons()):
+            autograded, full = scores(course, assignment, students)
+            with contextlib.redirect_stdout(io.StringIO()):  # its marks are read back just below
+                failed = grade_assignment(course, assignment)  # in this thread: it runs the lesson's checks
+            final, _ = scores(course, assignment, students)
+            expected = {student: full if student == "solutions" else 0.0 for student in students}
+            ok = full > 0 and not failed and final == expected and autograded == expected
             failures += not ok
-            attack = "" if overridden is None else f", checker overridden {overridden:g}/{full:g}"
-            print(f"{'ok  ' if ok else 'FAIL'} {name}: solutions {solved:g}/{full:g}, untouched stubs "
-                  f"{untouched:g}/{full:g}{attack}")
+            print(f"{'ok  ' if ok else 'FAIL'} {assignment}: " + ", ".join(
+                f"{student} {final[student]:g}/{full:g} (autograde {autograded[student]:g})" for student in students)
+                  + (" — tools.grade_submissions could not grade a submission" if failed else ""))
     return 1 if failures else 0
 
 

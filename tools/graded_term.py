@@ -5,11 +5,15 @@ scratch folder (default ``build/nbgrader-term``):
 
 1. the instructor builds the course, adds three students, ``generate_assignment`` and ``release_assignment``
    into a local exchange (nbgrader's own file-system exchange, as on a JupyterHub);
-2. two students on the hub, each in a home of their own, ``fetch_assignment`` it; alice solves it (the reference solutions), bob hands it in untouched; both ``submit``;
+2. three students on the hub, each in a home of their own, ``fetch_assignment`` it; alice solves it (the
+   reference solutions), bob hands it in untouched, mallory hands in wrong answers with the one-line attacks on
+   the grading code (:data:`ATTACKS`) in her answer cells; all ``submit``;
 3. a third student, carol, hands in through a learning-management system: her solved notebook arrives in the
    zip file an LMS download gives (``downloaded/lesson01/archive/``), and ``zip_collect`` files it by name;
-4. the instructor ``collect``\\ s the exchange, ``autograde``\\ s, ``generate_feedback``\\ s, ``release_feedback``\\ s
-   to the exchange students, and ``export``\\ s the grades (``grades.csv``);
+4. the instructor ``collect``\\ s the exchange, ``autograde``\\ s (mallory's attacks fool the autograder: it
+   gives her full marks), runs the grading step that runs the answers in a process apart
+   (``tools.grade_submissions``: mallory 0), ``generate_feedback``\\ s, ``release_feedback``\\ s to the exchange
+   students, and ``export``\\ s the grades (``grades.csv``);
 5. alice ``fetch_feedback``\\ es, and reads her own score.
 
 Every step is checked; the exit status is 1 when one is wrong. Run it with the python that has nbgrader
@@ -28,11 +32,43 @@ import sys
 import zipfile
 from pathlib import Path
 
+import nbformat
+
+from tools.grade_submissions import grade_assignment
 from tools.graded_labs import ROOT, build, lessons, nbgrader
 
 COURSE_ID = "lmtie_edu"
 ASSIGNMENT = "lesson01"
 LMS_FILE_NAME = re.compile(r".*/(?P<student_id>[a-z]+)__(?P<file_id>[0-9]{2}_\w+\.ipynb)")  # carol__01_….ipynb
+
+
+# mallory's answer cells: wrong answers, and in them every one-line attack on the grading code that a student's
+# kernel allows (each works on nbgrader's autograder, which runs her cells before the locked ones)
+ATTACKS = {
+    "bag_of_tokens": """def bag_of_tokens(W, ids):
+    return torch.zeros(ids.shape[0], W.shape[1], dtype=W.dtype)
+
+import sys, types
+import lmtie_edu.kit.exercises, lmtie_edu.kit.feedback as fb
+lmtie_edu.kit.exercises.Verdict.__bool__ = lambda self: True
+fb._close.__code__ = (lambda a, b, atol: True).__code__.replace(co_filename=fb.__file__)
+torch.allclose = lambda *args, **kwargs: True
+fake = types.ModuleType("lmtie_edu.kit.autograde")
+fake.grade = lambda *args: True
+sys.modules["lmtie_edu.kit.autograde"] = fake""",
+    "sgd_step_on_lookup": "def sgd_step_on_lookup(W, ids, lr):\n    return W",
+    "rows_reached": "from lmtie_edu.lesson01.solutions import rows_reached  # the graded copy has none",
+}
+
+
+def with_attacks(path: Path) -> None:
+    """mallory's notebook: :data:`ATTACKS` in place of her answer cells."""
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        name = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if cell.metadata.get("nbgrader", {}).get("solution") and name in ATTACKS:
+            cell.source = ATTACKS[name]
+    nbformat.write(nb, path)
 
 
 def hub_student(home: Path, exchange: Path, student: str, *args: str) -> str:
@@ -58,17 +94,19 @@ def term(workdir: Path) -> list[str]:
     with open(course / "nbgrader_config.py", "a", encoding="utf-8") as config:
         config.write(f"c.Exchange.root = {str(exchange)!r}\n"
                      f"c.FileNameCollectorPlugin.named_regexp = {LMS_FILE_NAME.pattern!r}\n")
-    for student in ("alice", "bob", "carol"):
+    for student in ("alice", "bob", "carol", "mallory"):
         nbgrader(course, "db", "student", "add", student)
     nbgrader(course, "generate_assignment", ASSIGNMENT, "--force")
     nbgrader(course, "release_assignment", ASSIGNMENT)
     solved = course / "source" / ASSIGNMENT / lesson.name  # the source notebook holds the reference solutions
-    for student in ("alice", "bob"):
+    for student in ("alice", "bob", "mallory"):
         home = workdir / "home" / student
         home.mkdir(parents=True)
         hub_student(home, exchange, student, "fetch_assignment", ASSIGNMENT)
         if student == "alice":
             shutil.copy(solved, home / ASSIGNMENT / lesson.name)
+        if student == "mallory":
+            with_attacks(home / ASSIGNMENT / lesson.name)
         hub_student(home, exchange, student, "submit", ASSIGNMENT)
     nbgrader(course, "collect", ASSIGNMENT)
     archive = course / "downloaded" / ASSIGNMENT / "archive"
@@ -77,12 +115,23 @@ def term(workdir: Path) -> list[str]:
         download.write(solved, f"carol__{lesson.name}")
     nbgrader(course, "zip_collect", ASSIGNMENT)
     nbgrader(course, "autograde", ASSIGNMENT, "--force")
+    fooled = autograded(course, "mallory")
+    if grade_assignment(course, ASSIGNMENT):
+        raise RuntimeError("tools.grade_submissions could not grade a submission")
     nbgrader(course, "generate_feedback", ASSIGNMENT)
-    for student in ("alice", "bob"):  # carol's feedback goes back through the LMS: feedback/carol/…html
+    for student in ("alice", "bob", "mallory"):  # carol's feedback goes back through the LMS: feedback/carol/…html
         nbgrader(course, "release_feedback", ASSIGNMENT, f"--student={student}")
     nbgrader(course, "export")
     hub_student(workdir / "home" / "alice", exchange, "alice", "fetch_feedback", ASSIGNMENT)
+    print(f"     the autograder alone gave mallory {fooled:g} (her attacks on the grading code in her kernel)")
     return problems(workdir, lesson.name)
+
+
+def autograded(course: Path, student: str) -> float:
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
+        return gradebook.find_submission(ASSIGNMENT, student).score
 
 
 def problems(workdir: Path, notebook: str) -> list[str]:
@@ -90,7 +139,7 @@ def problems(workdir: Path, notebook: str) -> list[str]:
     with open(course / "grades.csv", encoding="utf-8") as table:
         rows = {row["student_id"]: row for row in csv.DictReader(table)}
     full = float(rows["alice"]["max_score"]) if "alice" in rows else 0.0
-    expected = {"alice": full, "bob": 0.0, "carol": full}
+    expected = {"alice": full, "bob": 0.0, "carol": full, "mallory": 0.0}
     for student, score in expected.items():
         got = float(rows[student]["score"]) if student in rows else None
         if full <= 0 or got != score:
@@ -98,6 +147,9 @@ def problems(workdir: Path, notebook: str) -> list[str]:
     for student in expected:
         if not (course / "feedback" / student / ASSIGNMENT / notebook.replace(".ipynb", ".html")).is_file():
             found.append(f"no feedback written for {student}")
+    mallory = course / "feedback" / "mallory" / ASSIGNMENT / notebook.replace(".ipynb", ".html")
+    if mallory.is_file() and "your code raised SolutionWithheld" not in mallory.read_text(encoding="utf-8"):
+        found.append("mallory's feedback does not show the grading step's verdict (its comment on her answer)")
     fetched = list((workdir / "home" / "alice" / ASSIGNMENT / "feedback").glob("*/*.html"))
     if len(fetched) != 1:
         found.append(f"alice fetched {len(fetched)} feedback files, expected 1")
@@ -120,7 +172,7 @@ def main(argv=None) -> int:
     for problem in found:
         print("PROBLEM:", problem)
     print(f"{'FAIL' if found else 'ok  '} lesson01 through a term: release, fetch, submit, collect, zip_collect, "
-          f"autograde, generate_feedback, release_feedback, export, fetch_feedback")
+          f"autograde, grade_submissions, generate_feedback, release_feedback, export, fetch_feedback")
     return 1 if found else 0
 
 

@@ -7,7 +7,9 @@ that holds no code: its attributes are :func:`withheld` placeholders. A check th
 lab is graded when submitted) and ``ex.hint`` never shows a worked answer. ``LMTIE_GRADED=1`` in the
 environment also withholds the worked answer where the solutions happen to be installed.
 
-*Grading* is :mod:`lmtie_edu.kit.autograde`'s ``grade``, which the locked cells of a graded lab call.
+*Grading*: :mod:`lmtie_edu.kit.autograde`'s ``grade`` is what the locked cells of a graded lab call in the
+student's kernel; the marks come from ``tools/grade_submissions.py``, which runs the answers in a process of their
+own (:mod:`lmtie_edu.kit.answer_process`).
 """
 
 from __future__ import annotations

@@ -64,7 +64,17 @@ def forbid_autograd():
     saved = torch.Tensor.backward, torch.autograd.backward, torch.autograd.grad
     torch.Tensor.backward, torch.autograd.backward, torch.autograd.grad = (
         refuser("backward"), refuser("autograd_backward"), refuser("grad"))
+    _FORBIDDING.append(True)
     try:
         yield
     finally:
+        _FORBIDDING.pop()
         torch.Tensor.backward, torch.autograd.backward, torch.autograd.grad = saved
+
+
+_FORBIDDING: list[bool] = []
+
+
+def autograd_forbidden() -> bool:
+    """True inside :func:`forbid_autograd` (a call to the learner's code in another process carries it there)."""
+    return bool(_FORBIDDING)

@@ -14,6 +14,17 @@ __all__ = ["hint", "pca_reconstruction_mse", "tie_status", "tied_gradient"]  # t
 STATUSES = ("tied", "detached", "copy", "untied")
 
 
+class _Transposed:
+    """A model's ``decoder_matrix`` that gives ``source.t()``, detached first if asked (an object, not a lambda,
+    so that the model can be sent to the process that grades an answer)."""
+
+    def __init__(self, source: torch.Tensor, *, detach: bool):
+        self.source, self.detach = source, detach
+
+    def __call__(self) -> torch.Tensor:
+        return (self.source.detach() if self.detach else self.source).t()
+
+
 def model_that_ties_by(how: str, n_inputs: int, n_hidden: int, seed: int) -> nn.Module:
     """An autoencoder whose decoder matrix is built ``how``: 'view' (the real tie), 'detached view',
     'new Parameter' (nn.Parameter around Wᵀ), 'view of a detached leaf' (W.detach().requires_grad_() viewed
@@ -23,12 +34,12 @@ def model_that_ties_by(how: str, n_inputs: int, n_hidden: int, seed: int) -> nn.
     tie = how in ("view", "detached view", "view of a detached leaf")
     model = Autoencoder(n_inputs, n_hidden, tie=tie, activation="linear", seed=seed)
     if how == "detached view":
-        model.decoder_matrix = lambda: model.W.detach().t()  # shadows the method for this model only
+        model.decoder_matrix = _Transposed(model.W, detach=True)  # shadows the method for this model only
     elif how == "new Parameter":
         model.decoder_weight = nn.Parameter(model.W.t())  # wraps W's own memory, as a leaf of its own
     elif how == "view of a detached leaf":
         leaf = model.W.detach().requires_grad_(True)  # W's memory, a new leaf: requires grad, but is not W
-        model.decoder_matrix = lambda: leaf.t()  # a non-leaf view with a grad_fn, whose gradient stops at leaf
+        model.decoder_matrix = _Transposed(leaf, detach=False)  # a view with a grad_fn, whose gradient stops at leaf
     elif how == "copy":
         model.decoder_weight = nn.Parameter(model.W.detach().t().clone())
     elif how not in ("view", "untied"):

@@ -33,8 +33,15 @@ from lmtie_edu.shared.validation import (
 )
 
 N_PIXELS = 64  # 8 × 8 images
-ACTIVATIONS = {"linear": lambda t: t, "sigmoid": torch.sigmoid, "tanh": torch.tanh, "relu": torch.relu}
-OUTPUTS = {"linear": lambda t: t, "sigmoid": torch.sigmoid}  # linear = affine decoder: the PCA floor applies
+
+
+def identity(t: torch.Tensor) -> torch.Tensor:
+    """The linear activation (a named function, not a lambda, so that a model can be pickled)."""
+    return t
+
+
+ACTIVATIONS = {"linear": identity, "sigmoid": torch.sigmoid, "tanh": torch.tanh, "relu": torch.relu}
+OUTPUTS = {"linear": identity, "sigmoid": torch.sigmoid}  # linear = affine decoder: the PCA floor applies
 PANEL_SEEDS = (0, 1, 2)
 MAX_WEIGHTS = 50_000_000  # one matrix of more entries (200 MB of float32) is a typo, not an 8×8-digit model
 MAX_STEPS, MAX_SEEDS = 20_000, 20  # the lesson trains 3 seeds × 300 steps; 20,000 steps already take minutes

@@ -56,7 +56,8 @@ def test_a_check_cell_without_a_check_call_is_refused(tmp_path):
         graded_labs.source_notebook(path)
 
 
-def _term_folder(tmp_path, rows, feedback=("alice", "bob", "carol"), fetched_score="3.0 / 3.0"):
+def _term_folder(tmp_path, rows, feedback=("alice", "bob", "carol", "mallory"), fetched_score="3.0 / 3.0",
+                 mallory_feedback="❌ rows_reached: your code raised SolutionWithheld: rows_reached"):
     from tools.graded_term import ASSIGNMENT
 
     course = tmp_path / "course"
@@ -66,7 +67,8 @@ def _term_folder(tmp_path, rows, feedback=("alice", "bob", "carol"), fetched_sco
     for student in feedback:
         folder = course / "feedback" / student / ASSIGNMENT
         folder.mkdir(parents=True)
-        (folder / "01_embedding_lookup.html").write_text("x", encoding="utf-8")
+        (folder / "01_embedding_lookup.html").write_text(mallory_feedback if student == "mallory" else "x",
+                                                         encoding="utf-8")
     fetched = tmp_path / "home" / "alice" / ASSIGNMENT / "feedback" / "2026-12-04 10:00:00 UTC"
     fetched.mkdir(parents=True)
     (fetched / "01_embedding_lookup.html").write_text(f"Score: {fetched_score}", encoding="utf-8")
@@ -76,15 +78,19 @@ def _term_folder(tmp_path, rows, feedback=("alice", "bob", "carol"), fetched_sco
 def test_a_term_that_went_right_has_no_problem(tmp_path):
     from tools.graded_term import problems
 
-    folder = _term_folder(tmp_path, [("alice", 3.0), ("bob", 0.0), ("carol", 3.0)])
+    folder = _term_folder(tmp_path, [("alice", 3.0), ("bob", 0.0), ("carol", 3.0), ("mallory", 0.0)])
     assert problems(folder, "01_embedding_lookup.ipynb") == []
 
 
 def test_each_wrong_step_of_a_term_is_named(tmp_path):
     from tools.graded_term import problems
 
-    folder = _term_folder(tmp_path, [("alice", 3.0), ("bob", 3.0)], feedback=("alice",), fetched_score="0.0 / 3.0")
+    folder = _term_folder(tmp_path, [("alice", 3.0), ("bob", 3.0), ("mallory", 3.0)],
+                          feedback=("alice", "mallory"), fetched_score="0.0 / 3.0",
+                          mallory_feedback="✅ bag_of_tokens: correct (the autograder's, fooled)")
     assert problems(folder, "01_embedding_lookup.ipynb") == [
         "grades.csv: bob has 3.0, expected 0 of 3", "grades.csv: carol has None, expected 3 of 3",
-        "no feedback written for bob", "no feedback written for carol",
+        "grades.csv: mallory has 3.0, expected 0 of 3", "no feedback written for bob",
+        "no feedback written for carol",
+        "mallory's feedback does not show the grading step's verdict (its comment on her answer)",
         "the feedback alice fetched does not show her full score (someone else's?)"]

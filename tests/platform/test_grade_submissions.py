@@ -1,0 +1,68 @@
+"""The grading step over submitted notebooks (tools/grade_submissions.py), without nbgrader: what it takes from a
+submission, what from the instructor's source, and the marks it gives. ``make test-nbgrader`` runs it with
+nbgrader itself (tools/graded_labs.py for every lesson, tools/graded_term.py through a term)."""
+
+import copy
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from tools import graded_labs, graded_package
+from tools.grade_submissions import answer_cells, grade_notebook, preamble
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def lesson01(tmp_path_factory):
+    root = tmp_path_factory.mktemp("grading")
+    graded_package.write(root / "graded")
+    lesson = sorted((REPO / "notebooks").glob("01_*.ipynb"))[0]
+    graded_labs.build(root / "course", [lesson])
+    source = nbformat.read(root / "course" / "source" / "lesson01" / lesson.name, as_version=4)
+    return source, root / "graded"
+
+
+def _answer(nb, name: str):
+    return next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == name
+                and c.metadata["nbgrader"]["solution"])
+
+
+def test_the_solutions_score_full_marks(lesson01):
+    source, graded = lesson01
+    marks = grade_notebook(source, source, graded)
+    assert [(m.score, m.points) for m in marks] == [(1.0, 1.0)] * 3
+    assert all(text.startswith("✅") for m in marks for text in m.feedback.values())
+
+
+def test_only_the_answer_cells_of_the_submission_run(lesson01):
+    source, graded = lesson01
+    submitted = copy.deepcopy(source)
+    # a cell of the student's that is not an answer cell: in nbgrader's kernel it makes every check pass
+    cheat = nbformat.v4.new_code_cell("import lmtie_edu.kit.exercises as e\ne.Verdict.__bool__ = lambda self: True\n"
+                                      "def bag_of_tokens(W, ids):\n    return W[:ids.shape[0]]")
+    cheat.metadata["nbgrader"] = {"solution": True, "grade_id": "not_an_exercise_of_the_source"}
+    submitted.cells.insert(0, cheat)
+    _answer(submitted, "bag_of_tokens").source = "def bag_of_tokens(W, ids):\n    return W[:ids.shape[0]]"
+    assert cheat.source not in answer_cells(submitted, {"bag_of_tokens", "sgd_step_on_lookup", "rows_reached"})
+    marks = {m.grade_id: m for m in grade_notebook(source, submitted, graded)}
+    assert marks["check_bag_of_tokens"].score == 0.0
+    assert marks["check_bag_of_tokens"].feedback["bag_of_tokens"].startswith("❌ bag_of_tokens")
+    assert marks["check_rows_reached"].score == 1.0
+
+
+def test_answer_cells_that_never_finish_score_zero_with_a_reason(lesson01):
+    source, graded = lesson01
+    submitted = copy.deepcopy(source)
+    _answer(submitted, "rows_reached").source = "while True:\n    pass"
+    marks = grade_notebook(source, submitted, graded, limit=2)
+    assert [m.score for m in marks] == [0.0] * 3
+    assert all("your answer cells could not be run" in text for m in marks for text in m.feedback.values())
+
+
+def test_the_preamble_is_the_instructors_imports_only(lesson01):
+    source, _ = lesson01
+    text = preamble(source)
+    assert "import torch" in text and "from lmtie_edu.lesson01 import exercises as ex" in text
+    assert "def " not in text and "setup_lesson(" not in text
