@@ -8,7 +8,7 @@ notebook in ``submitted/<student>/<assignment>/``:
 
 - only the answer cells (nbgrader's solution cells) are taken from the submission; they run in an
   :class:`~lmtie_edu.kit.answer_process.AnswerProcess` over a graded copy of the package (no reference
-  solutions), with the imports of the instructor's source notebook before them;
+  solutions, nor the lesson functions that compute an answer: ``tools.graded_package --answers``), with the imports of the instructor's source notebook before them;
 - which checks a cell is worth is read from the locked cells of the *source* notebook, not the submission;
 - each check runs here, in this process, with the reference solutions, on the data the answer process sends
   back: nothing the student wrote runs in this process;
@@ -134,7 +134,7 @@ def grade_assignment(course: Path, assignment: str, *, user: str | None = None) 
     failures = 0
     with tempfile.TemporaryDirectory(prefix="lmtie-graded-") as scratch, \
             Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
-        write_graded_copy(Path(scratch))
+        write_graded_copy(Path(scratch), answers=True)
         Path(scratch).chmod(0o755)
         for path in sorted(course.glob(f"submitted/*/{assignment}/*.ipynb")):
             student = path.parent.parent.name

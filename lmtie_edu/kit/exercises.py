@@ -100,13 +100,15 @@ def _stuck_line(name: str, hints: list[str]) -> str:
 
 
 def exercise(solution: Callable, *, hints: list[str] | tuple[str, ...], mistakes: dict[str, str] | None = None,
-             on_error: Callable[[BaseException], str | None] | None = None):
+             on_error: Callable[[BaseException], str | None] | None = None, computed_by: tuple[str, ...] = ()):
     """Declare a checker ``checker(answer, solution)`` for the exercise named like ``solution``.
 
     ``hints``: tiers that name the idea, then narrow it down, without giving the code (the worked answer is
     added as the last tier). ``mistakes``: key -> explanation of a mistake students make; the checker raises
     ``Mismatch(..., mistake=key)`` (or ``expect_close(..., wrong={key: value})``) when it recognises one.
-    ``on_error(error)`` may name the mistake behind a crash of the learner's code.
+    ``on_error(error)`` may name the mistake behind a crash of the learner's code. ``computed_by``: the lesson's
+    own functions (``"lmtie_edu.lessonNN.module.function"``) that compute the answer; a graded answer runs where
+    they are withheld (``tools/graded_package.py --answers``).
     """
     hints, mistakes = list(hints), dict(mistakes or {})
     if not hints or not all(isinstance(h, str) and h for h in hints):
@@ -175,6 +177,7 @@ def exercise(solution: Callable, *, hints: list[str] | tuple[str, ...], mistakes
             return Verdict(passed)
 
         run.solution, run.hints, run.mistakes, run.exercise_name = solution, hints, mistakes, name
+        run.computed_by = tuple(computed_by)
         if name in REGISTRY:
             raise RuntimeError(f"two exercises are named {name!r}")
         REGISTRY[name] = run

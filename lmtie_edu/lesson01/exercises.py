@@ -178,7 +178,8 @@ def _as_int_list(got, what: str) -> list[int]:
                                     "position is nothing more than a target: when that token also occurs earlier "
                                     "in the sequence, it is looked up there, and its row gets a gradient. The rows "
                                     "looked up are those of ids[:-1], every position but the last."),
-          })
+          },
+          computed_by=("lmtie_edu.lesson01.lookup.next_token_gradient",))
 def rows_reached(answer, solution):
     cases = [([2, 5, 5, 9], 12, False), ([0, 3, 3, 7, 1], 9, False), ([3, 1, 3], 5, False),  # 3 is input and target
              ([2, 5, 5, 9], 12, True), ([4, 4, 0], 6, True)]

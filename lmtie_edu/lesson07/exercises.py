@@ -105,7 +105,7 @@ def _compared_tensors_with_in(error: BaseException) -> str | None:
                     "(param_groups[0]); an optimiser can hold its Parameters in several groups (weight decay "
                     "for matrices, none for vectors, as nanoGPT builds it), and a Parameter in any group is "
                     "updated. Look through every group.")},
-          on_error=_compared_tensors_with_in)
+          on_error=_compared_tensors_with_in, computed_by=("lmtie_edu.lesson07.pitfalls.in_optimiser",))
 def not_in_optimiser(answer, solution):
     _refuse_helper(answer, "in_optimiser", "pitfalls")
     cases, references = optimiser_cases(), optimiser_cases()  # equal, separate: the answer may change its own
@@ -175,7 +175,8 @@ _WRONG_COUNTS = {
                     "numel() counts elements of element_size() bytes each (4 for float32), so data_ptr() to "
                     "data_ptr() + numel() is not the memory a tensor reads (a view 4 elements into a buffer "
                     "starts 16 bytes in). Use storage_offset(), which counts elements, or count bytes with "
-                    "numel() * element_size().")})
+                    "numel() * element_size().")},
+          computed_by=("lmtie_edu.lesson07.checkpoints.count_unique_elements",))
 def count_checkpoint_parameters(answer, solution):
     _refuse_helper(answer, "count_unique_elements", "checkpoints")
     cases = state_dicts()

@@ -2,12 +2,15 @@
 submission, what from the instructor's source, and the marks it gives. ``make test-nbgrader`` runs it with
 nbgrader itself (tools/graded_labs.py for every lesson, tools/graded_term.py through a term)."""
 
+import contextlib
 import copy
+import io
 from pathlib import Path
 
 import nbformat
 import pytest
 
+from lmtie_edu.kit.answer_process import AnswerProcess
 from tools import graded_labs, graded_package
 from tools.grade_submissions import answer_cells, grade_notebook, preamble
 
@@ -17,7 +20,7 @@ REPO = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="module")
 def lesson01(tmp_path_factory):
     root = tmp_path_factory.mktemp("grading")
-    graded_package.write(root / "graded")
+    graded_package.write(root / "graded", answers=True)
     lesson = sorted((REPO / "notebooks").glob("01_*.ipynb"))[0]
     graded_labs.build(root / "course", [lesson])
     source = nbformat.read(root / "course" / "source" / "lesson01" / lesson.name, as_version=4)
@@ -66,3 +69,39 @@ def test_the_preamble_is_the_instructors_imports_only(lesson01):
     text = preamble(source)
     assert "import torch" in text and "from lmtie_edu.lesson01 import exercises as ex" in text
     assert "def " not in text and "setup_lesson(" not in text
+
+
+CALLS_THE_LESSONS_OWN_ANSWER = """
+from lmtie_edu.lesson07 import pitfalls
+
+def not_in_optimiser(model, optimiser):
+    helper = getattr(pitfalls, "in_" + "optimiser")  # past the check that reads the answer's code
+    return sorted(name for name, p in model.named_parameters() if not helper(p, optimiser))
+"""
+
+
+def test_an_answer_that_calls_the_lessons_own_answer_gets_nothing_from_it(lesson01):
+    _, graded = lesson01
+    from lmtie_edu.lesson07 import exercises as ex
+
+    written = {}
+    exec(CALLS_THE_LESSONS_OWN_ANSWER, written)  # noqa: S102 — the student's cell, in a kernel
+    assert ex.not_in_optimiser(written["not_in_optimiser"])  # the full package computes it for them
+    process = AnswerProcess([CALLS_THE_LESSONS_OWN_ANSWER], "", ["not_in_optimiser"], package=graded)
+    printed = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(printed):
+            assert not ex.not_in_optimiser(process.function("not_in_optimiser"))
+    finally:
+        process.close()
+    assert "SolutionWithheld: in_optimiser computes an exercise's answer" in printed.getvalue()
+
+
+def test_every_function_an_exercise_names_as_computing_its_answer_is_withheld(lesson01):
+    _, graded = lesson01
+    helpers = graded_package.answer_helpers()
+    assert len(helpers) >= 3
+    for dotted in helpers:
+        module, _, function = dotted.rpartition(".")
+        text = (graded / (module.replace(".", "/") + ".py")).read_text(encoding="utf-8")
+        assert f'raise SolutionWithheld("{function} computes' in text, dotted
