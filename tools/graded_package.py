@@ -5,7 +5,8 @@
     python -m tools.graded_package --answers DIR   # also without the lesson functions that compute an answer
 
 The copy is the package with every ``lessonNN/solutions.py`` replaced by a stub that holds no code (its names
-are placeholders, :func:`lmtie_edu.kit.grading.withheld`), no compiled bytecode, and a ``GRADED`` marker: in that environment a
+are placeholders, :func:`lmtie_edu.kit.grading.withheld`), no compiled bytecode, no translated worked answers (their
+catalogue holds the solutions' comments), and a ``GRADED`` marker: in that environment a
 check says the lab is graded when submitted, ``ex.hint`` stops before the worked answer, and no reference
 solution can be imported or printed. The grader's environment (nbgrader autograde) keeps the full package.
 
@@ -80,6 +81,9 @@ def write(target: Path, *, answers: bool = False) -> list[Path]:
             raise SystemExit("--answers writes a copy for grading, not the checkout itself")
         for dotted in answer_helpers():
             withhold_function(package, dotted)
+    # The solutions' comments and docstrings, translated for the worked answers, are the solutions in prose.
+    for catalogue in package.glob("locale/*/LC_MESSAGES/lmtie_edu_worked_answers.mo"):
+        catalogue.unlink()
     # Bytecode compiled before the stubbing (a build context's __pycache__) holds the real solutions.
     for cache in sorted(package.rglob("__pycache__"), reverse=True):
         shutil.rmtree(cache)

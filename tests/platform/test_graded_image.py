@@ -65,6 +65,7 @@ def test_the_graded_image_holds_no_solution_bytecode(tmp_path, dockerignore):
     package = image / "opt" / "lmtie_edu" / "lmtie_edu"
     assert (package / "GRADED").is_file() and (package / "lesson01" / "solutions.py").is_file()
     assert not list(package.rglob("*.pyc")) and not list(package.rglob("__pycache__"))
+    assert not list(package.rglob("lmtie_edu_worked_answers.mo"))  # the solutions' comments, translated
     real = (REPO / "lmtie_edu" / "lesson01" / "solutions.py").read_text(encoding="utf-8")
     marker = next(line.strip() for line in real.splitlines() if line.strip().startswith("return ")).encode()
     leaks = [path for path in image.rglob("*") if path.is_file() and marker in path.read_bytes()]
