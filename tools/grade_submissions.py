@@ -31,6 +31,7 @@ import io
 import re
 import sys
 import tempfile
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -117,7 +118,16 @@ def grade_notebook(source, submitted, package: Path, *, user: str | None = None,
 
 
 def record(gradebook, marks: list[CellMark], notebook: str, assignment: str, student: str) -> None:
-    """Write the marks into nbgrader's gradebook: manual scores, and the checks' feedback as comments."""
+    """Write the marks into nbgrader's gradebook: manual scores, and the checks' feedback as comments (a
+    submission ``autograde`` has not seen is added first)."""
+    from nbgrader.api import MissingEntry
+
+    try:
+        gradebook.find_submission(assignment, student)
+    except MissingEntry:
+        with warnings.catch_warnings():  # nbgrader 0.9.6's add_submission trips SQLAlchemy's autoflush warnings
+            warnings.filterwarnings("ignore", message="Object of type .* not in session")
+            gradebook.add_submission(assignment, student)
     for mark in marks:
         grade = gradebook.find_grade(mark.grade_id, notebook, assignment, student)
         grade.manual_score, grade.needs_manual_grade = mark.score, False

@@ -13,9 +13,11 @@
 ``python -m tools.graded_labs check`` validates the course with nbgrader itself, one course per lesson,
 two lessons at a time: ``nbgrader generate_assignment``, then the submissions — the source notebook with the
 solutions, the released notebook untouched, and (lesson 01) the released notebook with one line that replaces
-the first exercise's checker by ``lambda f: True`` — ``nbgrader autograde``, then the grading step that runs the
-answers in a process apart (``tools.grade_submissions``). Every lesson must give full marks to the solutions and
-zero to the others, from the autograder and after the grading step. Run it with the python that has nbgrader
+the first exercise's checker by ``lambda f: True`` — ``nbgrader autograde`` of the solutions (lesson 01: of all
+three; another lesson's untouched stubs would be a whole run of the lesson that checks nothing new), then the
+grading step that runs the answers in a process apart (``tools.grade_submissions``) over every submission.
+Every lesson must give full marks to the solutions and zero to the others, after the grading step and from the
+autograder where it ran. Run it with the python that has nbgrader
 (``make test-nbgrader`` makes ``build/nbgrader-venv``).
 """
 
@@ -130,8 +132,8 @@ def autograde_one(path: Path, workdir: Path) -> tuple[Path, str, list[str]]:
     shutil.rmtree(course, ignore_errors=True)
     build(course, [path])
     assignment = f"lesson{path.name[:2]}"
-    attack = path == lessons()[0]
-    origins = {"solutions": "source", "untouched": "release", **({"override": "release"} if attack else {})}
+    first = path == lessons()[0]
+    origins = {"solutions": "source", "untouched": "release", **({"override": "release"} if first else {})}
     for student in origins:
         nbgrader(course, "db", "student", "add", student)
     nbgrader(course, "generate_assignment", assignment, "--force")
@@ -139,20 +141,27 @@ def autograde_one(path: Path, workdir: Path) -> tuple[Path, str, list[str]]:
         target = course / "submitted" / student / assignment
         target.mkdir(parents=True)
         shutil.copy(course / origin / assignment / path.name, target / path.name)
-    if attack:
+    if first:
         overridden = course / "submitted" / "override" / assignment / path.name
         nbformat.write(with_override(nbformat.read(overridden, as_version=4), assignment), overridden)
-    nbgrader(course, "autograde", assignment, "--force")
+        nbgrader(course, "autograde", assignment, "--force")
+    else:  # the release's stubs are graded by the grading step alone: a whole lesson's run less, checking nothing new
+        nbgrader(course, "autograde", assignment, "--force", "--student=solutions")
     return course, assignment, list(origins)
 
 
-def scores(course: Path, assignment: str, students: list[str]) -> tuple[dict[str, float], float]:
-    """Each student's total in the gradebook, and the assignment's maximum."""
-    from nbgrader.api import Gradebook
+def scores(course: Path, assignment: str, students: list[str]) -> tuple[dict[str, float | None], float]:
+    """Each student's total in the gradebook (None: not graded yet), and the assignment's maximum."""
+    from nbgrader.api import Gradebook, MissingEntry
 
+    totals = {}
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
-        return ({student: gradebook.find_submission(assignment, student).score for student in students},
-                gradebook.find_submission(assignment, students[0]).max_score)
+        for student in students:
+            try:
+                totals[student] = gradebook.find_submission(assignment, student).score
+            except MissingEntry:
+                totals[student] = None
+        return totals, gradebook.find_submission(assignment, students[0]).max_score
 
 
 def with_override(nb, lesson: str):
@@ -177,10 +186,13 @@ def check(workdir: Path, jobs: int) -> int:
                 failed = grade_assignment(course, assignment)  # in this thread: it runs the lesson's checks
             final, _ = scores(course, assignment, students)
             expected = {student: full if student == "solutions" else 0.0 for student in students}
-            ok = full > 0 and not failed and final == expected and autograded == expected
+            autograded_ok = all(autograded[student] in (score, None) for student, score in expected.items())
+            ok = full > 0 and not failed and final == expected and autograded_ok
             failures += not ok
             print(f"{'ok  ' if ok else 'FAIL'} {assignment}: " + ", ".join(
-                f"{student} {final[student]:g}/{full:g} (autograde {autograded[student]:g})" for student in students)
+                f"{student} {final[student]:g}/{full:g} (autograde "
+                f"{'not run' if autograded[student] is None else format(autograded[student], 'g')})"
+                for student in students)
                   + (" — tools.grade_submissions could not grade a submission" if failed else ""))
     return 1 if failures else 0
 
