@@ -59,15 +59,17 @@ class Question:
         guess = self.canonical(_plain(guess))
         correct = self.is_right(guess)
         PREDICTIONS[self.key] = {"guess": guess, "correct": correct}
-        said = f"{guess:,g}" if isinstance(guess, float) else tr(guess)
         verdict = tr("Right.") if correct else tr("Not quite: you said {said}; the answer is {answer}.",
-                                                  said=said, answer=self.shown_answer())
+                                                  said=self.shown_guess(guess), answer=self.shown_answer())
         return tr("{verdict} {explanation} Run the next cell to see it happen.", verdict=verdict,
                   explanation=tr(self.explain))
 
     def canonical(self, guess):
         """The guess as the question stores it (a translated option becomes its English original)."""
         return guess
+
+    def shown_guess(self, guess) -> str:
+        return f"{guess:,g}" if isinstance(guess, float) else tr(guess)
 
     def answer(self, guess) -> None:
         """Answer in code (no widget): prints the verdict and the explanation."""
@@ -129,8 +131,11 @@ class Choice(Question):
                                 options=[tr(option) for option in self.options], guess=repr(guess)))
         return guess == self.right
 
+    def shown_guess(self, guess) -> str:  # an option is quoted, the guess as the answer, in the lesson's quotes
+        return tr("'{option}'", option=tr(guess))
+
     def shown_answer(self) -> str:
-        return repr(tr(self.right))
+        return tr("'{option}'", option=tr(self.right))
 
     def _entry(self):
         # shown in the lesson's language; the widget's value is the English option (what is_right compares)

@@ -16,7 +16,7 @@ from torch import nn
 from lmtie_edu.shared.language import N_, tr
 from lmtie_edu.shared.validation import check_choice, check_positive_int, check_token_ids
 
-SHARING = ("three-way", "inputs only", "none")
+SHARING = (N_("three-way"), N_("inputs only"), N_("none"))  # values; label(mode) is shown
 
 
 def check_size(value, name: str, *, minimum: int = 1, maximum: int,

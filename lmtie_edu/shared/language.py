@@ -44,6 +44,12 @@ def tr(message: str, /, **fields) -> str:
     return translated.format(**fields) if fields else translated
 
 
+def label(key: str) -> str:
+    """A key the lesson's code compares (a model's name, a band of words) as a printed table shows it: the key
+    itself in English, its translation in a Chinese lesson (the code goes on comparing the key)."""
+    return tr(key)
+
+
 def labelled_options(values) -> list:
     """A control's options with each value shown by its label in the current language: ``(label, value)``
     pairs, or the plain values in English (so the English control and its messages stay exactly as they were)."""

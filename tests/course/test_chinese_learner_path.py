@@ -95,3 +95,5 @@ def test_every_predict_question_answered_wrong_then_right_in_chinese(notebook):
         assert right.startswith(tr("Right.")) and explanation in right, right
         if isinstance(question, Choice):
             assert all(tr(option) != option or not english(option, notebook) for option in question.options), key
+            # the guess and the answer both quoted the Chinese way, neither in Python's repr
+            assert f"“{tr(wrong)}”" in said and f"“{tr(question.right)}”" in said and "'" not in said.split("。")[0], said

@@ -111,31 +111,59 @@ def test_the_compiled_catalogue_is_current():
 
 
 def glossary_avoided_terms() -> dict[str, str]:
-    """docs/glossary.md's last column: Chinese words not to use, each mapped to the term to use instead."""
+    """docs/glossary.md's last column: Chinese words not to use, each mapped to the term to use instead (an entry
+    in backticks is a regular expression: an English rendering, a number style)."""
     avoided = {}
     for line in GLOSSARY.read_text(encoding="utf-8").splitlines():
-        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        cells = [cell.strip().replace("\0", "|") for cell in line.replace("\\|", "\0").strip().strip("|").split("|")]
         if len(cells) == 4 and cells[3] and not set(cells[3]) <= set("-: ") and cells[0] != "English":
-            for word in re.split(r"[、,，]\s*", cells[3]):
+            words = [cells[3]] if cells[3].startswith("`") else re.split(r"[、,，]\s*", cells[3])
+            for word in words:
                 avoided[word.strip()] = cells[1]
     return avoided
 
 
+NOT_TEXT = re.compile(r"`[^`\n]*`|\$[^$]+\$|\{[^{}\n]*\}|\]\([^)]*\)")  # code spans, formulas, fields, link targets
+
+
+def avoided_in(text: str, avoided: dict[str, str]) -> list[tuple[str, str, str]]:
+    """(term not used, the glossary's term, where) for each avoided term in ``text`` (blockquotes aside: a verbatim
+    quote keeps its author's words)."""
+    text = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith(">"))
+    prose = NOT_TEXT.sub(" ", text)
+    found = []
+    for word, use in avoided.items():
+        match = re.search(word[1:-1], prose) if word.startswith("`") else re.search(re.escape(word), text)
+        if match:
+            source = prose if word.startswith("`") else text
+            found.append((word, use, source[max(0, match.start() - 25):match.end() + 25]))
+    return found
+
+
 def test_translations_use_the_glossary_terms():
-    """Every catalogue — markdown, code cells, the package's text — uses docs/glossary.md's term for a concept."""
+    """Every catalogue — markdown, code cells, the package's text, the worked answers — and the Chinese instructor
+    guide use docs/glossary.md's term for a concept, and no other rendering of it."""
     avoided = glossary_avoided_terms()
     assert avoided, f"{GLOSSARY} lists no terms to avoid (its table's 4th column)"
+    assert "伪共享" in avoided and "`\\bstate dict\\b`" in avoided, "the glossary's terms of issue 38 are listed"
     found = []
     for path in sorted(catalogue.CATALOGUE_DIR.rglob("*.po")):
         for message in pofile.read_catalogue(path):
-            # a verbatim quote of a source chapter (a "> " blockquote) keeps its author's words
-            text = "\n".join(line for line in (message.string or "").splitlines() if not line.lstrip().startswith(">"))
-            for word, use in avoided.items():
-                at = text.find(word) if message.id else -1
-                if at >= 0:
-                    found.append(f"{path.relative_to(catalogue.CATALOGUE_DIR)}: {word!r} (glossary: {use}) in "
-                                 f"{text[max(0, at - 25):at + len(word) + 25]!r}")
+            if message.id and message.string:
+                found += [f"{path.relative_to(catalogue.CATALOGUE_DIR)}: {word!r} (glossary: {use}) in {where!r}"
+                          for word, use, where in avoided_in(message.string, avoided)]
+    for path in sorted((REPO / "docs" / "zh_CN").rglob("*.md")):
+        found += [f"{path.relative_to(REPO)}: {word!r} (glossary: {use}) in {where!r}"
+                  for word, use, where in avoided_in(path.read_text(encoding="utf-8"), avoided)]
     assert not found, "translations use terms that docs/glossary.md replaces:\n" + "\n".join(found)
+
+
+def test_the_glossary_lists_regular_expressions_that_find_what_they_name():
+    avoided = glossary_avoided_terms()
+    for word, text in [("`(?<![.\\w])std\\b(?!\\()`", "初始化（std 0.02）"), ("`\\d %`", "约占 22 %"),
+                       ("`\\d+(?:\\.\\d+)?M ?(?:个|参数)`", "约有 12M 个参数")]:
+        assert word in avoided and avoided_in(text, {word: "x"}), word
+    assert not avoided_in("`init_std` 与 `x.std()` 以及 {std:>5}、SmolLM2-135M、22%", avoided)
 
 
 # -- the tool on small notebooks ---------------------------------------------------------------------------

@@ -19,7 +19,7 @@ def test_choice_widget_records_the_guess_and_explains():
     assert "Choose an answer first" in feedback.value and "rows" not in PREDICTIONS
     entry.value = "3"
     check.click()
-    assert "Not quite: you said 3; the answer is &#x27;all 10&#x27;." in feedback.value
+    assert "Not quite: you said &#x27;3&#x27;; the answer is &#x27;all 10&#x27;." in feedback.value  # both quoted
     assert "The head touches every row." in feedback.value
     assert PREDICTIONS["rows"] == {"guess": "3", "correct": False}
     entry.value = "all 10"

@@ -4,8 +4,10 @@
 string literals that contain words (msgid = the comment's text after ``#``, or the literal as written,
 quotes and ``f`` prefix included; the location is the cell's index). A translation replaces exactly that
 token; everything else in the cell stays the English code. A one-word literal counts only where it is shown
-(``print("tied")``, ``xlabel="dimension"``) or chosen as a label (``"yes" if ok else "no"``, ``name or "saved"``). A literal the code compares or looks up (a dictionary key, an
-option value, a file name) is kept by translating it as itself (msgstr = msgid).
+(``print("tied")``, ``xlabel="dimension"``), chosen as a label (``"yes" if ok else "no"``, ``name or "saved"``)
+or given to a loop's variable that the loop only prints (``for name, model in (("tied", tied), …):
+print(f"{name}: …")``). A literal the code compares or looks up (a dictionary key, an option value, a file name)
+is kept by translating it as itself (msgstr = msgid).
 
 A translated f-string must keep the English one's ``{expressions}`` (words in their quoted string parts
 may change, and so may format specs such as ``:>8``, for the width of Chinese characters).
@@ -50,8 +52,47 @@ SHOWN_BY = {"print", "set_title", "set_xlabel", "set_ylabel", "suptitle", "text"
 SHOWN_AS = {"title", "xlabel", "ylabel", "label", "labels", "description", "placeholder"}
 
 
+def _only_shown(name: str, body: list[ast.stmt]) -> bool:
+    """Whether a loop's variable ``name`` is only shown in ``body``: each use an f-string's field or an argument
+    of print(), never compared, looked up, passed on or assigned."""
+    parents, uses = {}, []
+    for statement in body:
+        for node in ast.walk(statement):
+            for child in ast.iter_child_nodes(node):
+                parents[child] = node
+            if isinstance(node, ast.Name) and node.id == name:
+                uses.append(node)
+
+    def shown(use: ast.Name) -> bool:
+        parent = parents.get(use)
+        if isinstance(parent, ast.FormattedValue) and parent.value is use:
+            return True
+        return isinstance(parent, ast.Call) and getattr(parent.func, "id", None) == "print" and use in parent.args
+
+    return bool(uses) and all(isinstance(use.ctx, ast.Load) and shown(use) for use in uses)
+
+
+def _loop_labels(loop: ast.For) -> list[ast.expr]:
+    """The literals a loop over a written-out sequence gives a variable that the loop only shows:
+    ``for name, model in (("tied", tied), ("untied", untied)): print(f"{name}: …")`` shows "tied" and "untied"."""
+    if not isinstance(loop.iter, ast.Tuple | ast.List):
+        return []
+    targets = loop.target.elts if isinstance(loop.target, ast.Tuple) else [loop.target]
+    labels = []
+    for position, target in enumerate(targets):
+        if not (isinstance(target, ast.Name) and _only_shown(target.id, loop.body)):
+            continue
+        for item in loop.iter.elts:
+            if not isinstance(loop.target, ast.Tuple):
+                labels.append(item)
+            elif isinstance(item, ast.Tuple | ast.List) and len(item.elts) == len(targets):
+                labels.append(item.elts[position])
+    return labels
+
+
 def shown_positions(source: str) -> set[tuple[int, int]]:
-    """(line, character column) of each literal that a call shows: print("tied"), xlabel="dimension", …"""
+    """(line, character column) of each literal that is shown: print("tied"), xlabel="dimension", a label
+    chosen by ``if … else``, a loop's literal that the loop only prints (:func:`_loop_labels`)"""
     try:
         tree = ast.parse(source)
     except SyntaxError:
@@ -59,6 +100,8 @@ def shown_positions(source: str) -> set[tuple[int, int]]:
     lines = source.splitlines()
     shown = []
     for node in ast.walk(tree):
+        if isinstance(node, ast.For):
+            shown += _loop_labels(node)
         if isinstance(node, ast.Call):
             name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
             shown += node.args if name in SHOWN_BY else []
