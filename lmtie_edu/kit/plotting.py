@@ -54,13 +54,13 @@ def _check_margins(margins) -> dict:
 
 
 def new_figure(nrows: int = 1, ncols: int = 1, *, size: tuple[float, float] = (8.0, 3.4), layout: str | None = None,
-               margins: dict | None = None, **subplot_kw):
+               margins: dict | None = None, width_ratios: list[float] | None = None, **subplot_kw):
     """Return ``(fig, axes)`` like ``plt.subplots`` but outside pyplot (nothing to close).
 
     No automatic layout by default: "constrained"/"tight" layouts draw the figure twice, which
     doubles a widget's redraw time. Fixed margins suit the lessons' figures; pass
     ``layout="constrained"`` for a static figure with crowded labels, or ``margins`` (keywords of
-    ``Figure.subplots_adjust``) to place the axes yourself.
+    ``Figure.subplots_adjust``) to place the axes yourself. ``width_ratios``: the columns' relative widths.
     """
     nrows, ncols = check_positive_int(nrows, "nrows"), check_positive_int(ncols, "ncols")
     if nrows * ncols > MAX_AXES:
@@ -78,7 +78,7 @@ def new_figure(nrows: int = 1, ncols: int = 1, *, size: tuple[float, float] = (8
     if placed is not None:
         fig.subplots_adjust(**placed)
     try:
-        return fig, fig.subplots(nrows, ncols, subplot_kw=subplot_kw or None)
+        return fig, fig.subplots(nrows, ncols, width_ratios=width_ratios, subplot_kw=subplot_kw or None)
     except (TypeError, ValueError, AttributeError, KeyError) as error:
         raise TypeError(f"the keywords {sorted(subplot_kw)} are not options of an Axes "
                         f"(matplotlib says: {error})") from error

@@ -89,24 +89,51 @@ def _share_of_tied(row) -> float:
     return row["vocab_size"] * row["d_model"] / row["tied_total"]
 
 
+def _line_obstacles(ax, to_points: float) -> list[tuple[float, float, float, float]]:
+    """Small boxes along every line drawn so far (curves, the law's dashed line), in points: a label placed on
+    one of them would be crossed by it."""
+    boxes = []
+    for line in ax.get_lines():
+        xy = np.column_stack(line.get_data()).astype(float)
+        xy = xy[np.isfinite(xy).all(axis=1) & (xy > 0).all(axis=1)]
+        if len(xy) < 2:
+            continue
+        display = ax.transData.transform(xy) * to_points
+        steps = np.linspace(0, 1, 8)[:, None]  # points between the samples: a steep segment is covered too
+        for start, end in zip(display[:-1], display[1:], strict=True):
+            for x, y in start + steps * (end - start):
+                boxes.append((x - 1.5, y - 1.5, x + 1.5, y + 1.5))
+    return boxes
+
+
 def _label_points(ax, points) -> None:
     """Scatter (x, y, name, ties) points and label each where its text box overlaps no earlier label.
 
     Text boxes are estimated in points (7-pt font: ~4.1 pt per character, 8 pt high); the candidates are
-    right/left of the point, then above/below, in that order; markers are obstacles too.
+    right/left of the point, then above/below, in that order; markers, earlier labels and the lines already
+    drawn are obstacles (a label crossed by no line is preferred; if every candidate is crossed, the first one
+    that overlaps no other label). The layout is computed first, so that the boxes are where they are drawn.
     """
     for x, y, _, ties in points:
         ax.scatter(x, y, color="black" if ties else "white", edgecolor="black", zorder=3, s=28)
+    if ax.figure.get_layout_engine() is not None:
+        ax.figure.draw_without_rendering()  # constrained layout: place the axes before measuring in them
     to_points = 72 / ax.figure.dpi
     markers = [tuple(v * to_points for v in ax.transData.transform((x, y))) for x, y, _, _ in points]
     placed: list[tuple[float, float, float, float]] = [(mx - 4, my - 4, mx + 4, my + 4) for mx, my in markers]
+    lines = _line_obstacles(ax, to_points)
+
+    def overlaps(box, others) -> bool:
+        return any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in others)
+
     for x, y, name, _ in sorted(points, key=lambda p: (p[0], p[1])):
         px, py = (v * to_points for v in ax.transData.transform((x, y)))
         width, height = 4.1 * len(name), 8.0
-        for dx, dy in ((4, 2), (4, -10), (-4 - width, 2), (-4 - width, -10), (4, 11), (4, -19), (-width / 2, 12)):
-            box = (px + dx, py + dy, px + dx + width, py + dy + height)
-            if not any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in placed):
-                break
+        candidates = [(dx, dy, (px + dx, py + dy, px + dx + width, py + dy + height))
+                      for dx, dy in ((4, 2), (4, -10), (-4 - width, 2), (-4 - width, -10), (4, 11), (4, -19),
+                                     (-width / 2, 12), (-width / 2, -20))]
+        free = [c for c in candidates if not overlaps(c[2], placed)]
+        dx, dy, box = next((c for c in free if not overlaps(c[2], lines)), free[0] if free else candidates[0])
         placed.append(box)
         ax.annotate(name, (x, y), textcoords="offset points", xytext=(dx, dy), fontsize=7)
 
@@ -120,13 +147,14 @@ def share_vs_size_figure(rows, curves):
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_ylim(0.2, 100)
-    _label_points(ax, [(r["tied_total"], 100 * _share_of_tied(r), r["name"], r["ties"]) for r in rows])
     ax.set_xlabel(tr("parameters of the tied model (log scale)"))
     ax.set_ylabel(tr("V·d as % of the tied total (log scale)"))
     ax.set_title(tr("At a fixed vocabulary the saved share falls fast with size\n"
                     "(filled: ties; open: does not tie, plotted at the share it would save)"), fontsize=10)
     ax.legend(title=tr("GPT-style curves, d / layers = 128"), fontsize=8, title_fontsize=8)
     ax.grid(True, which="major", alpha=0.3)
+    # last, so that the labels' boxes are measured in the final layout
+    _label_points(ax, [(r["tied_total"], 100 * _share_of_tied(r), r["name"], r["ties"]) for r in rows])
     return fig
 
 
@@ -169,8 +197,6 @@ def vocab_law_figure(rows, curves, *, anchor: tuple[float, float, str], dashed: 
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlim(2e7, 1e12)
-    _label_points(ax, [(r["tied_total"] - r["vocab_size"] * r["d_model"], 100 * _share_of_tied(r), r["name"],
-                        r["ties"]) for r in rows])
     ax.set_xlabel(tr("non-vocabulary parameters N_nv (log scale)"))
     ax.set_ylabel(tr("V·d as % of the tied total (log)"))
     # The Chinese title writes the law without $…$ (mathtext's fonts have no Chinese glyphs).
@@ -178,4 +204,6 @@ def vocab_law_figure(rows, curves, *, anchor: tuple[float, float, str], dashed: 
                     " slows the fall"), fontsize=10)
     ax.legend(fontsize=8)
     ax.grid(True, which="major", alpha=0.3)
+    _label_points(ax, [(r["tied_total"] - r["vocab_size"] * r["d_model"], 100 * _share_of_tied(r), r["name"],
+                        r["ties"]) for r in rows])  # last: measured in the final layout
     return fig

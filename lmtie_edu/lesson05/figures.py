@@ -203,7 +203,9 @@ def comparison_figure(runs: dict, *, floor: float, colors: dict, codes: Sequence
     """§4's figure: held-out MSE bars for every (code, tie) run group, then one learning-curve panel per code."""
     if not isinstance(runs, dict) or not runs:
         raise TypeError(tr("runs must be a dict {{(activation, tie): runs}}; got {type}", type=type(runs).__name__))
-    fig, axes = new_figure(1, 1 + len(codes), size=(13.0, 3.4), layout="constrained")
+    # the bars' panel wider: its six two-line labels ("untied\nsigmoid") would touch each other
+    fig, axes = new_figure(1, 1 + len(codes), size=(13.0, 3.4), layout="constrained",
+                           width_ratios=[1.45] + [1] * len(codes))
     entries = [(tr("tied\n{activation}", activation=activation) if tie else tr("untied\n{activation}", activation=activation),
                 group, colors[tie])
                for (activation, tie), group in runs.items()]
