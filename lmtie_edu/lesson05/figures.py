@@ -75,7 +75,7 @@ def _check_marked(marked) -> np.ndarray | None:
 def draw_digits(ax, rows: Sequence[torch.Tensor], *, title: str = "", row_labels: Sequence[str] = (),
                 symmetric: bool = False, marked=None):
     """Rows of digits (or filters, with ``symmetric=True``) as one image; ``marked`` (a (64,) boolean mask)
-    puts a small grey dot on those pixels of every tile."""
+    puts a small grey dot on those pixels of every tile. ``row_labels`` are shown in the lesson's language."""
     _check_axes(ax)
     mask = _check_marked(marked)
     montage = digit_montage(rows)
@@ -93,7 +93,8 @@ def draw_digits(ax, rows: Sequence[torch.Tensor], *, title: str = "", row_labels
         ax.set_xlim(*limits[0])
         ax.set_ylim(*limits[1])
     ax.set_xticks([])
-    ax.set_yticks([4 + 9 * i for i in range(len(row_labels))], list(row_labels), fontsize=8)
+    # in the lesson's language: a label a cell wrote in English ("input") is translated where the catalogue has it
+    ax.set_yticks([4 + 9 * i for i in range(len(row_labels))], [tr(label) for label in row_labels], fontsize=8)
     ax.set_title(title, fontsize=10)
     for spine in ax.spines.values():
         spine.set_visible(False)
