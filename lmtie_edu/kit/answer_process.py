@@ -19,7 +19,7 @@ import contextlib
 import io
 import json
 import os
-import selectors
+import select
 import shutil
 import struct
 import subprocess
@@ -36,6 +36,7 @@ from .feedback import Shortcut
 from .shortcuts import autograd_forbidden, forbid_autograd
 
 MAX_REPLY_BYTES = 256 * 2**20
+STARTUP_SECONDS = 60  # python and torch starting on a busy machine, before the answer cells' own limit
 ERROR_TYPES = {name: value for name, value in vars(builtins).items()
                if isinstance(value, type) and issubclass(value, Exception)}
 BOOT = "import sys; sys.path[:0] = sys.argv[1:]; from lmtie_edu.kit.answer_process import serve; serve()"
@@ -83,6 +84,7 @@ def serve() -> None:
     quiet = os.open(os.devnull, os.O_WRONLY)
     os.dup2(quiet, 1)
     os.dup2(quiet, 2)
+    _send(channel_out, b"started")
     setup = torch.load(io.BytesIO(_receive(channel_in)), weights_only=False)
     memory = setup["memory_bytes"]
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
@@ -158,12 +160,14 @@ class AnswerProcess:
         env = {"PATH": os.environ.get("PATH", ""), "HOME": self.scratch.name, "LANG": "C.UTF-8", "LMTIE_GRADED": "1",
                "OMP_NUM_THREADS": "1"}
         # the grader's own import path, less any folder that holds the full package (python -S: no .pth hooks either)
-        paths = [str(self.package), *(path for path in sys.path if path and not (Path(path) / "lmtie_edu").exists())]
+        paths = [str(self.package), *(path for path in sys.path
+                                       if path and Path(path).exists() and not (Path(path) / "lmtie_edu").exists())]
         self.process = subprocess.Popen([sys.executable, "-S", "-c", BOOT, *paths], stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=self.scratch.name,
                                         env=env, user=self.user)
         _send(self.process.stdin, _saved({"preamble": self.preamble, "cells": self.cells, "names": self.names,
                                           "memory_bytes": self.memory_bytes}))
+        self._reply(STARTUP_SECONDS)  # python and torch are up: from here on, the answer cells' own limit
         self.report = json.loads(self._reply(self.limit).decode("utf-8"))
         return self.report
 
@@ -199,23 +203,31 @@ class AnswerProcess:
         return wire.decode(reply[1:], arguments, originals)
 
     def _reply(self, limit: float) -> bytes:
-        stream, deadline = self.process.stdout, time.monotonic() + limit
-        with selectors.DefaultSelector() as selector:
-            selector.register(stream, selectors.EVENT_READ)
-            if not selector.select(timeout=max(0.0, deadline - time.monotonic())):
-                timeout = AnswerTimeout()
-                timeout.limit = limit
-                raise timeout
-        header = stream.read(8)
-        if len(header) < 8:
-            code = self.process.wait()
-            raise ProcessEnded(f"the process running your code ended (exit status {code}"
-                               + (", perhaps out of memory" if code in (-9, 137) else "") + ")")
-        size = struct.unpack(">Q", header)[0]
+        """The next message from the process, read straight from its pipe (a buffered reader could take the
+        next message in too, where ``select`` no longer sees it)."""
+        pipe, deadline = self.process.stdout.fileno(), time.monotonic() + limit
+
+        def read(count: int) -> bytes:
+            data = bytearray()
+            while len(data) < count:
+                if not select.select([pipe], [], [], max(0.0, deadline - time.monotonic()))[0]:
+                    timeout = AnswerTimeout()
+                    timeout.limit = limit
+                    raise timeout
+                chunk = os.read(pipe, min(count - len(data), 2**20))
+                if not chunk:
+                    code = self.process.wait()
+                    raise ProcessEnded(f"the process running your code ended (exit status {code}"
+                                       + (", perhaps out of memory" if code in (-9, 137) else "") + ")")
+                data += chunk
+            return bytes(data)
+
+        size = struct.unpack(">Q", read(8))[0]
         if size > MAX_REPLY_BYTES:
             raise wire.Unreadable(f"your function returned {size:,} bytes of data (the grader reads at most "
                                   f"{MAX_REPLY_BYTES:,})")
-        return stream.read(size)
+        deadline = max(deadline, time.monotonic() + limit)  # a large reply that has begun gets time to arrive
+        return read(size)
 
     def close(self) -> None:
         if self.process is not None:
