@@ -7,9 +7,8 @@ Measures, on this machine:
   12-point line, a title each) built, drawn and encoded to PNG by a ``TiePanel``;
 - every interactive operation in ``registry()`` below (median of ≥ 5 runs, 21 for a redraw), e.g. a
   redraw-only *tie weights* toggle — budget 1.5 × the floor measured in the same run (and never above
-  150 ms); a retraining toggle — 1 s. Each redraw is timed *cold* (a pure panel's cache is cleared before
-  every flip) and broken down into compute + figure building, drawing and PNG encoding; a pure panel's
-  revisit of a state it has drawn (what a second click costs) is reported beside it.
+  150 ms); a retraining toggle — 1 s. Each redraw is broken down into compute + figure building, drawing and
+  PNG encoding.
 
 Prints a table and writes ``build/bench.json``. Exits 1 if a budget is missed.
 Run: ``python -m tools.bench [--only NAME_SUBSTRING] [--no-notebooks]``.

@@ -1,8 +1,7 @@
 """The kinds of benchmark `make bench` runs (tools/bench.py): an operation, a panel's toggle, the floor.
 
-A toggle benchmark flips one control of a panel; every flip is a full, cold redraw (a pure panel's cache is
-cleared first), and its setup also records where the time goes (``breakdown``) and, for a pure panel, what a
-revisit of a state costs. The floor is the cheapest two-panel redraw this machine can do: a redraw-only
+A toggle benchmark flips one control of a panel; every flip is a full redraw, and its setup also records where
+the time goes (``breakdown``). The floor is the cheapest two-panel redraw this machine can do: a redraw-only
 toggle's budget is a multiple of it, so one run reads the ratio whatever the machine.
 """
 
@@ -82,16 +81,8 @@ def toggle_benchmark(name: str, make_panel: Callable, *, control: str = "tie",
         flip()
         if redraw_only:
             bench.extra.update(breakdown(panel))
-        if panel._cache is not None:  # a pure panel: what a second visit of a state costs
-            revisits = []
-            for _ in range(5):
-                started = time.perf_counter()
-                state["widget"].value = not state["widget"].value
-                revisits.append(time.perf_counter() - started)
-            bench.extra["revisit_ms"] = round(statistics.median(revisits) * 1000, 2)
 
     def flip():
-        state["panel"].forget()  # time the redraw a first click pays, never the cache
         state["widget"].value = not state["widget"].value
 
     bench.run, bench.setup = flip, setup

@@ -47,9 +47,6 @@ class Box:
     def row_y(self, row: int) -> float:
         return self.y + self.rows - row - 0.5
 
-    def col_x(self, col: int) -> float:
-        return self.x + col + 0.5
-
     def row_start(self, row: int) -> tuple[float, float]:
         return (self.x, self.row_y(row))
 

@@ -24,7 +24,6 @@ import gc
 import html
 import math
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -149,20 +148,13 @@ def _no_collection_pause():
 class TiePanel:
     """A *tie weights* toggle plus lesson controls, bound to ``compute``; redraws in place."""
 
-    CACHE_SIZE = 32  # states kept by a panel whose compute is pure (a few PNGs of ~30 kB each)
-
     def __init__(self, compute: Callable[..., PanelResult], *, controls: Mapping | None = None,
                  tie: bool = True, title: str = "", tie_description: str = N_("tie weights"),
-                 values: Mapping | None = None, pure: bool = False):
+                 values: Mapping | None = None):
         """``values``: the starting value of each control as the caller asked for it. Checked by the same rule
         as :meth:`set` (a widget would clamp an out-of-range value silently), so the constructor and ``set()``
-        accept and refuse the same values.
-
-        ``pure=True`` promises that ``compute`` depends on its arguments only (no learner-owned model or
-        tensor that could change behind the panel): a state already drawn is then shown again from a small
-        cache instead of being recomputed — a learner flipping the toggle back and forth waits only once."""
-        tie, pure = check_bool(tie, "tie"), check_bool(pure, "pure")  # np.True_ as True: a Checkbox refuses NumPy's
-        self._cache: OrderedDict | None = OrderedDict() if pure else None
+        accept and refuse the same values."""
+        tie = check_bool(tie, "tie")  # np.True_ as True: a Checkbox refuses NumPy's
         self.compute = compute
         self.tie = widgets.Checkbox(value=tie, description=tr(tie_description), indent=False)
         self.controls = {"tie": self.tie, **dict(controls or {})}
@@ -223,21 +215,12 @@ class TiePanel:
     def redraw(self) -> PanelResult:
         """Call ``compute`` with the current values and show its figure and numbers."""
         started = time.perf_counter()
-        key = self._cache_key()
-        if key is not None and key in self._cache:
-            self._cache.move_to_end(key)
-            result, png, numbers = self._cache[key]
-        else:
-            with _no_collection_pause():
-                result = self.compute(**self.values())
-                if not isinstance(result, PanelResult):
-                    raise TypeError(f"compute must return a PanelResult; got {type(result).__name__}")
-                png = result.png if result.png is not None else figure_to_png(result.figure, fast=True)
-                numbers = self._numbers_html(result.numbers)
-            if key is not None:
-                self._cache[key] = (result, png, numbers)
-                while len(self._cache) > self.CACHE_SIZE:
-                    self._cache.popitem(last=False)
+        with _no_collection_pause():
+            result = self.compute(**self.values())
+            if not isinstance(result, PanelResult):
+                raise TypeError(f"compute must return a PanelResult; got {type(result).__name__}")
+            png = result.png if result.png is not None else figure_to_png(result.figure, fast=True)
+            numbers = self._numbers_html(result.numbers)
         self.image.value = png
         self.numbers.value = numbers
         self.status.value = ""
@@ -245,22 +228,6 @@ class TiePanel:
         self.redraws += 1
         self.last_redraw_seconds = time.perf_counter() - started
         return result
-
-    def _cache_key(self):
-        """The current values as a cache key, or None (no cache, or a value that cannot be hashed)."""
-        if self._cache is None:
-            return None
-        try:
-            key = tuple(sorted(self.values().items()))
-            hash(key)
-        except TypeError:
-            return None
-        return key
-
-    def forget(self) -> None:
-        """Drop the cached states (the next redraw of each is computed again)."""
-        if self._cache is not None:
-            self._cache.clear()
 
     def _on_change(self, change) -> None:
         if self._holding:

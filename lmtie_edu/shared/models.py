@@ -1,7 +1,7 @@
 """A small neural language model with an optional tie, shared by the lessons.
 
 Lesson 02 writes :class:`TinyLM` out in a cell; this is the same code (a test compares the two), kept
-here so that lessons 03, 04, 06 and 07 can import it. ``TinyLM`` reads the last ``context`` tokens,
+here so that lessons 03, 06 and 07 can import it (lessons 05, 08 and 09 use its ``count_parameters``). ``TinyLM`` reads the last ``context`` tokens,
 looks them up in an ``nn.Embedding(V, d)``, mixes them with a small MLP into a hidden state ``h`` of
 size d, and scores every token with an ``nn.Linear(d, V, bias=False)`` head: ``logits = h @ W_out.T``.
 With ``tie=True`` the head *is* the embedding matrix (one Parameter), so the model has V·d fewer

@@ -1,4 +1,4 @@
-"""A mean ± spread over seeds that keeps a diverged run visible (used by lessons 05 and 06's tables)."""
+"""A mean ± spread over seeds that keeps a diverged run visible (used by the tables of lessons 05, 06 and 08)."""
 
 from __future__ import annotations
 

@@ -87,21 +87,3 @@ def test_redraw_budgets_are_set_from_the_floor_of_the_same_run(monkeypatch):
     assert lookup["floors"] == pytest.approx(lookup["median_seconds"] / floor["median_seconds"], abs=0.01)
     assert {"compute_and_build_ms", "draw_ms", "encode_ms"} <= set(lookup) or "live_compute_draw_encode_ms" in lookup
     assert lookup["ok"] == (lookup["median_seconds"] <= lookup["budget_seconds"])
-
-
-def test_a_pure_panels_flips_are_timed_cold_and_its_revisit_apart():
-    from lmtie_edu.kit.panels import TiePanel
-    from tools.bench_kinds import floor_compute
-
-    calls = []
-
-    def counted(tie):
-        calls.append(tie)
-        return floor_compute(tie)
-
-    b = bench.toggle_benchmark("pure", lambda: TiePanel(counted, pure=True), repeats=3)
-    b.setup()
-    before = len(calls)
-    b.run()
-    assert len(calls) == before + 1  # the cache was cleared: the flip really computed
-    assert b.extra["revisit_ms"] >= 0

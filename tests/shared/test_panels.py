@@ -167,41 +167,6 @@ def test_numpy_numbers_are_taken_by_the_constructor_and_set_alike():
 
 
 # -- a pure panel shows a state it has drawn before from its cache ------------------------------------------
-def counting_panel(pure):
-    calls = []
-
-    def counted(tie, scale):
-        calls.append((tie, scale))
-        return compute(tie, scale)
-
-    return TiePanel(counted, controls={"scale": widgets.IntSlider(3, min=1, max=10)}, pure=pure), calls
-
-
-def test_pure_panel_draws_each_state_once_and_shows_the_same_figure_again():
-    panel, calls = counting_panel(pure=True)
-    first = bytes(panel.image.value)
-    panel.tie.value = False
-    panel.tie.value = True
-    assert calls == [(True, 3), (False, 3)]
-    assert bytes(panel.image.value) == first and panel.result.numbers == {"height": 6}
-    assert panel.redraws == 3  # every click still redraws the widget, from the cache
-    panel.forget()
-    panel.tie.value = False
-    assert calls[-1] == (False, 3)
-
-
-def test_panel_that_is_not_pure_computes_every_time():
-    panel, calls = counting_panel(pure=False)
-    panel.tie.value = False
-    panel.tie.value = True
-    assert calls == [(True, 3), (False, 3), (True, 3)]
-
-
-def test_pure_must_be_a_bool():
-    with pytest.raises(TypeError, match="pure must be True or False"):
-        TiePanel(compute, controls={"scale": widgets.IntSlider(3, min=1, max=10)}, pure="yes")
-
-
 def test_redraw_holds_the_garbage_collector_and_gives_it_back():
     import gc
 
