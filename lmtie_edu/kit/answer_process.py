@@ -36,6 +36,7 @@ from .feedback import Shortcut
 from .shortcuts import autograd_forbidden, forbid_autograd
 
 MAX_REPLY_BYTES = 256 * 2**20
+SAME_ARITHMETIC = ("ATEN_CPU_CAPABILITY", "MKL_CBWR", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 STARTUP_SECONDS = 60  # python and torch starting on a busy machine, before the answer cells' own limit
 ERROR_TYPES = {name: value for name, value in vars(builtins).items()
                if isinstance(value, type) and issubclass(value, Exception)}
@@ -106,6 +107,7 @@ def serve() -> None:
             return
         snapshot = wire.Snapshot([*call["args"], *call["kwargs"].values()])
         torch.set_rng_state(call["rng"])  # the grader's random state: a random draw in the answer is the one it would be
+        torch.set_num_threads(call["threads"])  # and its threads: a sum splits into the same parts
         try:
             with forbid_autograd() if call["forbid_autograd"] else contextlib.nullcontext():
                 result = namespace[call["name"]](*call["args"], **call["kwargs"])
@@ -158,7 +160,8 @@ class AnswerProcess:
         if self.user is not None:  # its home and working folder
             shutil.chown(self.scratch.name, user=self.user)
         env = {"PATH": os.environ.get("PATH", ""), "HOME": self.scratch.name, "LANG": "C.UTF-8", "LMTIE_GRADED": "1",
-               "OMP_NUM_THREADS": "1"}
+               # the grader's choice of CPU kernels, so that the answer's arithmetic is the grader's to the last bit
+               **{name: os.environ[name] for name in SAME_ARITHMETIC if name in os.environ}}
         # the grader's own import path, less any folder that holds the full package (python -S: no .pth hooks either)
         paths = [str(self.package), *(path for path in sys.path
                                        if path and Path(path).exists() and not (Path(path) / "lmtie_edu").exists())]
@@ -193,7 +196,8 @@ class AnswerProcess:
         originals = wire.tensors_in(arguments)
         try:
             _send(self.process.stdin, _saved({"name": name, "args": args, "kwargs": kwargs,
-                                              "forbid_autograd": autograd_forbidden(), "rng": torch.get_rng_state()}))
+                                              "forbid_autograd": autograd_forbidden(), "rng": torch.get_rng_state(),
+                                              "threads": torch.get_num_threads()}))
             reply = self._reply(self.limit)
         except BaseException:  # a timeout, an interrupt, a broken pipe: the process's state is unknown
             self.close()

@@ -39,6 +39,8 @@ def plain(value):
     """``value`` with every no-indexing tensor in it (also inside a list/tuple) made an ordinary tensor."""
     if isinstance(value, _NoIndexing):
         return value.as_subclass(torch.Tensor)
+    if isinstance(value, tuple) and hasattr(value, "_fields"):  # a named tuple takes its fields one by one
+        return type(value)(*(plain(item) for item in value))
     if isinstance(value, list | tuple):
         return type(value)(plain(item) for item in value)
     return value

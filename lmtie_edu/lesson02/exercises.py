@@ -4,6 +4,7 @@ import torch
 from torch import nn
 
 from lmtie_edu.kit.exercises import Mismatch, exercise, expect_close, expect_equal, expect_type, hint
+from lmtie_edu.kit.feedback import LearnerCrash
 from lmtie_edu.shared.language import N_, tr
 
 from . import solutions
@@ -137,6 +138,9 @@ def tokens_beating_self(answer, solution):
               "transposed_layer": N_("your layer is nn.Linear(V, d): it maps V numbers to d (and its bias, if it has "
                                   "one, has d entries). The head maps a hidden state of size d to V logits: its "
                                   "in_features is d and out_features is V, i.e. nn.Linear(d, V)."),
+              "froze_shared": N_("you froze the shared matrix (requires_grad_(False) on head.weight): it is the "
+                              "embedding's Parameter too, so the embedding stops learning as well, and the tied "
+                              "head trains only its bias. Leave the weight trainable; only the bias is the head's own."),
               "bias_not_zero": N_("the bias is there but not zero: nn.Linear starts its bias at small random values. "
                                "The exercise asks for a zero bias, so that the tied head starts as the plain "
                                "inner product."),
@@ -161,13 +165,20 @@ def tied_head_with_bias(answer, solution):
     if not head.bias.requires_grad:
         raise Mismatch(tr("the bias must be trainable, like the tied weight"), "head.bias.requires_grad is True",
                        "head.bias.requires_grad is False")
+    if not embedding.weight.requires_grad:
+        raise Mismatch(tr("the tied weight must stay trainable"), "embedding.weight.requires_grad is True",
+                       "embedding.weight.requires_grad is False", mistake="froze_shared")
     if torch.count_nonzero(head.bias.detach()) > 0:
         raise Mismatch(tr("the initial bias must be zero"), torch.zeros(12), head.bias.detach(), mistake="bias_not_zero")
     model = nn.ModuleList([embedding, head])
     expect_equal(sum(p.numel() for p in model.parameters()), 12 * 5 + 12, tr("parameters of embedding + head"))
     ids = torch.tensor([3, 7])
     with torch.no_grad():
-        expect_close(head(embedding(ids)), embedding(ids) @ embedding.weight.T, "head(embedding(ids))")
+        try:
+            logits = head(embedding(ids))
+        except Exception as error:  # noqa: BLE001 — the head the learner built cannot be applied (a float64 bias, …)
+            raise LearnerCrash(error) from error
+        expect_close(logits, embedding(ids) @ embedding.weight.T, "head(embedding(ids))")
     return 1
 
 

@@ -28,7 +28,8 @@ class _Transposed:
 def model_that_ties_by(how: str, n_inputs: int, n_hidden: int, seed: int) -> nn.Module:
     """An autoencoder whose decoder matrix is built ``how``: 'view' (the real tie), 'detached view',
     'new Parameter' (nn.Parameter around Wᵀ), 'view of a detached leaf' (W.detach().requires_grad_() viewed
-    as its transpose), 'copy' (a Parameter holding a clone of Wᵀ) or 'untied'."""
+    as its transpose), 'copy' (a Parameter holding a clone of Wᵀ), 'untied', or 'frozen copy' / 'frozen untied'
+    (those two with a decoder that does not require grad)."""
     from .model import Autoencoder
 
     tie = how in ("view", "detached view", "view of a detached leaf")
@@ -42,13 +43,18 @@ def model_that_ties_by(how: str, n_inputs: int, n_hidden: int, seed: int) -> nn.
         model.decoder_matrix = _Transposed(leaf, detach=False)  # a view with a grad_fn, whose gradient stops at leaf
     elif how == "copy":
         model.decoder_weight = nn.Parameter(model.W.detach().t().clone())
+    elif how == "frozen copy":
+        model.decoder_weight = nn.Parameter(model.W.detach().t().clone(), requires_grad=False)
+    elif how == "frozen untied":
+        model.decoder_weight.requires_grad_(False)
     elif how not in ("view", "untied"):
         raise ValueError(f"unknown way to build the decoder: {how!r}")
     return model
 
 
 TIE_CASES = [("view", "tied"), ("copy", "copy"), ("detached view", "detached"), ("new Parameter", "detached"),
-             ("untied", "untied"), ("view of a detached leaf", "detached")]
+             ("untied", "untied"), ("view of a detached leaf", "detached"), ("frozen copy", "copy"),
+             ("frozen untied", "untied")]
 CALLED_TIED = {"copy": "copy_called_tied", "detached view": "detached_called_tied",
                "new Parameter": "new_parameter_called_tied", "view of a detached leaf": "detached_leaf_called_tied"}
 SHARED = ("view", "detached view", "new Parameter", "view of a detached leaf")  # decoders that read W's memory
@@ -74,6 +80,9 @@ SHARED = ("view", "detached view", "new Parameter", "view of a detached leaf")  
                                      "its gradient goes: this one is a view of W.detach().requires_grad_(), a new "
                                      "leaf over W's memory, so the decoder-path gradient stops at that leaf and "
                                      "never reaches W. Ask autograd whether a gradient arrives at W itself."),
+        "frozen_called_detached": N_("this decoder has memory of its own (its storage is not W's), so it is a copy or "
+                                  "untied whatever requires_grad says: a frozen decoder is still not W. Compare "
+                                  "memory first; ask about the gradient only when the memory is W's."),
         "shared_called_copy": N_("this decoder is not a copy: it reads W's own memory (its storage is W's storage). "
                               "W.detach(), nn.Parameter(W.t()) and W.detach().requires_grad_() make new tensor "
                               "objects over the same memory, not new memory. Decide copy or not by comparing "
@@ -96,6 +105,8 @@ def tie_status(answer, solution):
                 mistake = CALLED_TIED.get(how) if got == "tied" else None
                 if got == "copy" and how in SHARED:
                     mistake = "shared_called_copy"
+                if got == "detached" and how.startswith("frozen"):
+                    mistake = "frozen_called_detached"
                 raise Mismatch(tr("{what}: wrong answer", what=what), status, got, mistake=mistake)
             checked += 1
     return checked

@@ -35,8 +35,9 @@ def _width_parameters(V, d, c, H, tie):
         "same_width": N_("d_model itself would be the answer only if the tie saved nothing. At width d_model the tied "
                       "model has V·d fewer parameters than the untied one, so it can be wider. (Counting the shared "
                       "matrix twice — state_dict() lists it under both names — gives this answer.)"),
-        "over_budget": N_("a tied model of your width has more parameters than the untied model: you rounded up, or "
-                       "left something out of the count (the two Linear layers' biases are H + d numbers). The "
+        "over_budget": N_("a tied model of your width has more parameters than the untied model: you rounded up, left "
+                       "something out of the tied count (the two Linear layers' biases are H + d numbers), or put "
+                       "something into the untied budget that TinyLM does not have (its head has no bias). The "
                        "answer is the largest width that still fits the budget."),
         "below_budget": N_("one width short: at the expected width the tied model has exactly as many parameters as "
                         "the untied one, and \"no more than\" includes equal — your count stopped while it was "

@@ -19,7 +19,17 @@ def _models() -> list[tuple[str, nn.Module]]:
     with seeded(0):
         return [(N_("a tied TinyGPT (V=50, d=8, 2 blocks)"), TinyGPT(50, 8, 2, 2, 4, tie=True)),
                 (N_("an untied TinyGPT (V=50, d=8, 2 blocks)"), TinyGPT(50, 8, 2, 2, 4, tie=False)),
-                (N_("a tied TinyGPT (V=30, d=4, 1 block)"), TinyGPT(30, 4, 1, 1, 3, tie=True))]
+                (N_("a tied TinyGPT (V=30, d=4, 1 block)"), TinyGPT(30, 4, 1, 1, 3, tie=True)),
+                (N_("an untied TinyGPT whose head holds the embedding's values (as loading a tied checkpoint leaves "
+                    "it)"), _untied_with_equal_head())]
+
+
+def _untied_with_equal_head() -> nn.Module:
+    """Two Parameters with equal values: only identity tells the Linear weight from the table."""
+    model = TinyGPT(50, 8, 2, 2, 4, tie=False)
+    with torch.no_grad():
+        model.head.weight.copy_(model.embedding.weight)
+    return model
 
 
 # -- exercise 1: decay Linear weights only, the shared matrix once, with the tables ---------------------------
@@ -55,6 +65,9 @@ def _count(params, p) -> int:
                     "weights that are not lookup tables."),
                     "shared_decayed": N_("the shared matrix is in the decay group because it is the head's (Linear) "
                     "weight; but it is the embedding table too, and this choice keeps lookup tables undecayed."),
+                    "compared_values": N_("you told the tables from the Linear weights by their values: this untied "
+                    "head holds the same numbers as the embedding (as after loading a tied checkpoint), yet it is a "
+                    "Parameter of its own, a Linear weight, and is decayed. Compare the objects (identity, id())."),
                     "decayed_vectors": N_("your decay group holds vectors (biases or LayerNorm gains): weight decay "
                     "would pull them toward zero for no benefit (a bias or a gain does not grow a model's capacity "
                     "the way a matrix does). Decay only the Linear weights.")})
@@ -95,6 +108,9 @@ def linear_only_groups(answer, solution):
         if any(p.dim() == 1 for p in decay):
             raise Mismatch(tr("{call}: the decay group holds vectors", call=call), want[0], have[0],
                            mistake="decayed_vectors")
+        if not tied and _count(no_decay, model.head.weight) and torch.equal(model.head.weight, shared):
+            raise Mismatch(tr("{call}: the head's weight is not decayed", call=call), want[0], have[0],
+                           mistake="compared_values")
         raise Mismatch(tr("{call}: the groups hold other Parameters than expected (by name)", call=call),
                        where=_difference(want, have))
     return len(cases)
@@ -199,8 +215,10 @@ def _widest(vocab_size, d_model, n_layers, n_heads, context, step, count=_size, 
                  "untied model at width d_model; the tied model may be wider, as long as it does not exceed it."),
                  N_("Write the parameter count as a function of d (tied or not) — or build the models on the meta "
                  "device and count — then try d = n_heads, 2·n_heads, … and keep the last one within budget.")],
-          mistakes={"counted_tie_twice": N_("you counted the tied matrix twice (as state_dict() lists it): then a tied "
-                    "model is as large as an untied one and no width is freed. parameters() counts it once."),
+          mistakes={"counted_tie_twice": N_("your width is d_model itself: your count makes the tied model as large as "
+                    "the untied one, so no width is freed. Either the tied matrix was counted twice (as state_dict() "
+                    "lists it; parameters() counts it once), or the budget was the tied model's own size (the budget "
+                    "is the untied model's)."),
                     "ignored_heads": N_("your width does not split evenly into the heads (d must be a multiple of "
                     "n_heads, or the attention cannot reshape it)."),
                     "over_budget": N_("your width is one step too wide: its tied model has more parameters than the "
@@ -226,5 +244,7 @@ def widest_tied(answer, solution):
             wrong["no_positions"] = without
         got = answer(*args)
         expect_type(got, int, call)
+        if got == d_model != expected and answer(*WIDTH_CASES[1]) != WIDTH_CASES[1][1]:
+            del wrong["counted_tie_twice"]  # d_model here for another reason (e.g. a step of the head size)
         expect_equal(got, expected, call, wrong=wrong)
     return len(WIDTH_CASES)

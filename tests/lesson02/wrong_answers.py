@@ -209,6 +209,16 @@ def head_without_bias(embedding):
     return _head(embedding, bias=False)
 
 
+
+def head_freezing_the_shared_weight(embedding):  # "only the bias is the head's own" — freezes the embedding too
+    V, d = embedding.weight.shape
+    head = nn.Linear(d, V)
+    head.weight = embedding.weight
+    nn.init.zeros_(head.bias)
+    head.weight.requires_grad_(False)
+    return head
+
+
 WRONG = {
     "cosine_head": {"columns": cosine_by_columns, "in_place": cosine_in_place, "no_keepdim": cosine_without_keepdim,
                     "lengths_kept": cosine_by_matrix_norm},
@@ -216,7 +226,7 @@ WRONG = {
                             "ties_included": beating_ties_included, "norm_not_squared": beating_norm_not_squared},
     "tied_head_with_bias": {"copy_not_share": head_by_copy, "second_parameter": head_by_data,
                             "reversed_tie": head_reversed, "transposed_layer": head_transposed,
-                            "bias_not_zero": head_with_random_bias},
+                            "bias_not_zero": head_with_random_bias, "froze_shared": head_freezing_the_shared_weight},
 }
 
 SHORTCUTS = {

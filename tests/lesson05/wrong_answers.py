@@ -231,10 +231,22 @@ def pca_as_tensor(train, test, k):
     return ((test - mean) @ vh[:k].T @ vh[:k] + mean - test).square().mean()
 
 
+
+def status_requires_grad_first(model):  # a decoder that does not require grad is called detached, memory unasked
+    decoder, W = model.decoder_matrix(), model.W
+    if not decoder.requires_grad:
+        return "detached"
+    if decoder.untyped_storage().data_ptr() != W.untyped_storage().data_ptr():
+        return "copy" if torch.equal(decoder.detach(), W.detach().t()) else "untied"
+    (to_W,) = torch.autograd.grad(decoder.sum(), W, allow_unused=True)
+    return "tied" if to_W is not None else "detached"
+
+
 WRONG = {
     "tie_status": {"copy_called_tied": status_by_values, "detached_called_tied": status_by_memory,
                    "new_parameter_called_tied": status_by_requires_grad,
-                   "detached_leaf_called_tied": status_by_grad_fn, "shared_called_copy": status_by_identity},
+                   "detached_leaf_called_tied": status_by_grad_fn, "shared_called_copy": status_by_identity,
+                   "frozen_called_detached": status_requires_grad_first},
     "tied_gradient": {"decoder_path_only": gradient_decoder_path_only, "encoder_path_only": gradient_encoder_path_only,
                       "sum_not_mean": gradient_of_the_sum, "missing_two": gradient_without_the_two,
                       "mean_over_images": gradient_mean_over_images},

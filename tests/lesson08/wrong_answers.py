@@ -186,12 +186,25 @@ def width_as_float(vocab_size, d_model, n_layers, n_heads, context):
     return float(_widest(vocab_size, d_model, n_layers, n_heads, context, step=n_heads))
 
 
+
+def groups_by_equal_values(model, weight_decay):  # "the same matrix" decided by torch.equal, not identity
+    linear = [m.weight for m in model.modules() if isinstance(m, nn.Linear)]
+    tables = [m.weight for m in model.modules() if isinstance(m, nn.Embedding)]
+    decay, no_decay = [], []
+    for p in model.parameters():
+        is_linear = any(p.shape == q.shape and torch.equal(p, q) for q in linear)
+        is_table = any(p.shape == q.shape and torch.equal(p, q) for q in tables)
+        (decay if is_linear and not is_table else no_decay).append(p)
+    return [{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}]
+
+
 WRONG = {
     "linear_only_groups": {"in_both_groups": groups_module_by_module,
                            "listed_twice": groups_shared_listed_twice,
                            "dim_rule": groups_by_dimension,
                            "shared_decayed": groups_linear_wins,
-                           "decayed_vectors": groups_linear_biases_too},
+                           "decayed_vectors": groups_linear_biases_too,
+                           "compared_values": groups_by_equal_values},
     "load_shared_checkpoint": {"missing_head_key": load_strict,
                                "head_left_random": load_not_strict,
                                "tied_the_untied": load_and_retie,
