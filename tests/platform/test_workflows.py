@@ -41,7 +41,7 @@ def test_actionlint_passes():
     exe = shutil.which("actionlint", path=str(Path(sys.executable).parent)) or shutil.which("actionlint")
     assert exe, "actionlint is missing: it comes with requirements-test.txt (make test installs it)"
     files = sorted(str(p) for p in WORKFLOWS.glob("*.yml"))
-    assert len(files) == 4
+    assert len(files) == 5
     result = subprocess.run([exe, *files], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -99,8 +99,25 @@ def test_every_supported_python_runs_the_lessons():
 
 
 def test_actions_are_current_majors():
-    for name in ("lessons.yml", "integration.yml", "loose-ranges.yml", "python-versions.yml"):
+    for name in ("lessons.yml", "integration.yml", "loose-ranges.yml", "python-versions.yml", "release.yml"):
         for step in steps(load(name)):
             if step.get("uses", "").startswith("actions/"):
                 major = int(step["uses"].split("@v")[1])
                 assert major >= 5, f"{name}: {step['uses']} runs on Node 20, which GitHub has retired"
+
+
+def test_a_tag_releases_the_wheel_the_students_branch_the_hub_context_and_the_site():
+    """release.yml: one pushed tag vX.Y.Z makes every artefact a term needs (docs/instructor.md, step 4)."""
+    workflow = load("release.yml")
+    assert workflow["on"] == {"push": {"tags": ["v*"]}}
+    text = runs(workflow)
+    assert "make release-check" in text and "make pdf" in text            # wheel + sdist checked; site + PDFs
+    assert 'python -m tools.student_branch --ref "$TAG"' in text and 'git push origin "students/$TAG"' in text
+    assert "git archive" in text and "hub-context" in text                  # the image's build context
+    assert 'gh release create "$TAG" build/dist/*' in text
+    assert uses(workflow)["actions/upload-pages-artifact"]["with"]["path"] == "build/site"
+    release, pages = workflow["jobs"]["release"], workflow["jobs"]["pages"]
+    assert release["permissions"] == {"contents": "write"} and workflow["permissions"] == {"contents": "read"}
+    assert pages["needs"] == "release" and pages["permissions"] == {"pages": "write", "id-token": "write"}
+    assert "actions/deploy-pages" in uses(workflow) and release["env"]["PIP_EXTRA_INDEX_URL"] == CPU_INDEX
+    assert release["env"]["TAG"] == "${{ github.ref_name }}"
