@@ -5,6 +5,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from lmtie_edu.kit.exercises import Mismatch, exercise, expect_close, expect_type, forbid_autograd, hint
+from lmtie_edu.kit.feedback import LearnerCrash
 from lmtie_edu.shared.language import N_, tr
 
 from . import solutions
@@ -87,7 +88,16 @@ SHARED = ("view", "detached view", "new Parameter", "view of a detached leaf")  
                               "W.detach(), nn.Parameter(W.t()) and W.detach().requires_grad_() make new tensor "
                               "objects over the same memory, not new memory. Decide copy or not by comparing "
                               "storages (section 2's same_memory), not tensor objects or gradients."),
-    })
+        "copy_untied_swapped": N_("your two own-memory labels are swapped: you call a decoder equal to Wᵀ "
+                               "'untied' and one with different values 'copy'. A copy holds the same values as "
+                               "Wᵀ in memory of its own; an untied decoder has its own values."),
+        "grad_of_detached": N_("you asked autograd for a gradient through a decoder matrix that does not require "
+                            "grad, and autograd raises instead of answering. Such a decoder cannot send a gradient "
+                            "to W: when it shares W's memory it is 'detached', so check requires_grad before "
+                            "asking autograd (and pass allow_unused=True, so that an unconnected decoder gives "
+                            "None)."),
+    }, on_error=lambda error: "grad_of_detached" if "does not require grad and does not have a grad_fn" in str(error)
+    else None)
 def tie_status(answer, solution):
     checked = 0
     for n_inputs, n_hidden, seed in ((64, 16, 0), (6, 3, 1)):
@@ -107,9 +117,20 @@ def tie_status(answer, solution):
                     mistake = "shared_called_copy"
                 if got == "detached" and how.startswith("frozen"):
                     mistake = "frozen_called_detached"
+                if got == "untied" and how in ("copy", "frozen copy") and _says_copy_for_untied(answer, n_inputs,
+                                                                                                n_hidden, seed):
+                    mistake = "copy_untied_swapped"
                 raise Mismatch(tr("{what}: wrong answer", what=what), status, got, mistake=mistake)
             checked += 1
     return checked
+
+
+def _says_copy_for_untied(answer, n_inputs, n_hidden, seed) -> bool:
+    """Does the answer call an untied decoder (own memory, other values) a 'copy'? (a crash there: no)"""
+    try:
+        return answer(model_that_ties_by("untied", n_inputs, n_hidden, seed)) == "copy"
+    except LearnerCrash:
+        return False
 
 
 def _gradient_paths(W, b, c, x):
@@ -117,6 +138,20 @@ def _gradient_paths(W, b, c, x):
     W_enc, W_dec = W.clone().requires_grad_(True), W.clone().requires_grad_(True)
     F.mse_loss((x @ W_enc.T + b) @ W_dec + c, x).backward()
     return W_dec.grad, W_enc.grad
+
+
+def _gradient_slips(W, b, c, x):
+    """What four slips of the chain rule return: the encoder part times x̂, the output bias c left out of the
+    residual, the decoder part times the codes without b, and the mean residual spread over every entry."""
+    z = x @ W.T + b
+    x_hat = z @ W + c
+    grad_out = 2 * (x_hat - x) / x.numel()
+    without_c = 2 * (z @ W - x) / x.numel()
+    spread = 2 * (x_hat - x).mean() * torch.ones_like(x)
+    return {"encoder_path_times_reconstruction": z.T @ grad_out + (grad_out @ W.T).T @ x_hat,
+            "output_bias_forgotten": z.T @ without_c + (without_c @ W.T).T @ x,
+            "decoder_path_without_code_bias": (x @ W.T).T @ grad_out + (grad_out @ W.T).T @ x,
+            "mean_residual": z.T @ spread + (spread @ W.T).T @ x}
 
 
 @exercise(solutions.tied_gradient, hints=[
@@ -140,6 +175,20 @@ def _gradient_paths(W, b, c, x):
                        "receives their sum)."),
         "mean_over_images": N_("your gradient is d times too large: you divided by the number of images n only, "
                             "but F.mse_loss averages over all n·d entries (images × pixels)."),
+        "mean_over_codes": N_("your gradient is d/h times the right one: you divided by n·h (images × code "
+                           "units), but the loss averages over the n·d entries of the reconstruction (images × "
+                           "pixels)."),
+        "encoder_path_times_reconstruction": N_("your encoder part multiplies the gradient at the codes by the "
+                                             "reconstructions x̂; the encoder reads the inputs (z = x Wᵀ + b), so its "
+                                             "part is that gradient (transposed) times x."),
+        "output_bias_forgotten": N_("your residual leaves out the output bias c: the reconstruction is z W + c, "
+                                 "so the gradient at it is 2(z W + c − x) over n·d."),
+        "decoder_path_without_code_bias": N_("your decoder part multiplies by x Wᵀ, the codes without their bias "
+                                          "b: the decoder reads the codes z = x Wᵀ + b, so its part is zᵀ times the "
+                                          "gradient at the reconstruction."),
+        "mean_residual": N_("you averaged the residual into one number and spread it over every entry: the "
+                         "gradient of a mean of squares has one entry per reconstructed value, 2(x̂ − x)/(n·d), "
+                         "each with its own residual."),
     })
 def tied_gradient(answer, solution):
     generator = torch.Generator().manual_seed(5)
@@ -156,7 +205,8 @@ def tied_gradient(answer, solution):
         expect_type(got, torch.Tensor, what)
         expect_close(got, expected, what, atol=1e-9, wrong={
             "decoder_path_only": decoder_path, "encoder_path_only": encoder_path,
-            "sum_not_mean": expected * x.numel(), "missing_two": expected / 2, "mean_over_images": expected * d})
+            "sum_not_mean": expected * x.numel(), "missing_two": expected / 2, "mean_over_images": expected * d,
+            "mean_over_codes": expected * d / h, **_gradient_slips(W, b, c, x)})
     return len(shapes)
 
 
@@ -173,7 +223,19 @@ def _pca_mistakes(train, test, k):
     scalar = train.mean()
     _, _, vh = torch.linalg.svd(train - scalar, full_matrices=False)
     scalar_mean = ((test - scalar) @ vh[:k].T @ vh[:k] + scalar - test).square().mean().item()
-    return {"uncentred": uncentred, "test_mean": test_mean, "per_image_sum": per_image, "scalar_mean": scalar_mean}
+    _, _, vh = torch.linalg.svd(train - mean, full_matrices=False)
+
+    def error(basis, rows=test):
+        return ((rows - mean) @ basis.T @ basis + mean - rows).square().mean().item()
+
+    _, _, test_vh = torch.linalg.svd(test - own_mean, full_matrices=False)
+    std = train.std(dim=0)
+    _, _, standard_vh = torch.linalg.svd((train - mean) / std, full_matrices=False)
+    standard = (test - mean) / std
+    return {"uncentred": uncentred, "test_mean": test_mean, "per_image_sum": per_image, "scalar_mean": scalar_mean,
+            "test_directions": error(test_vh[:k]), "smallest_directions": error(vh[vh.shape[0] - k:]),
+            "one_direction_short": error(vh[:k - 1]), "root_of_mse": error(vh[:k]) ** 0.5,
+            "standardised_units": (standard @ standard_vh[:k].T @ standard_vh[:k] - standard).square().mean().item()}
 
 
 @exercise(solutions.pca_reconstruction_mse, hints=[
@@ -193,6 +255,20 @@ def _pca_mistakes(train, test, k):
         "scalar_mean": N_("you centred with one number, the mean of all pixels (train.mean() without dim=0): the "
                        "subspace must pass through the mean image, one mean per pixel, train.mean(dim=0) of "
                        "shape (d,)."),
+        "test_directions": N_("you took the principal directions from the test rows: the subspace is fitted to "
+                           "the training rows alone (the top-k right singular vectors of the centred training "
+                           "matrix); the test rows are only projected onto it."),
+        "smallest_directions": N_("you kept the k directions of least variance: the reconstruction keeps the k of "
+                               "largest variance. svd sorts its singular values in descending order (take the "
+                               "first k rows of Vᴴ); torch.linalg.eigh sorts its eigenvalues in ascending order "
+                               "(take its last k eigenvectors)."),
+        "one_direction_short": N_("you kept k − 1 directions: vh[:k] already stops before index k and holds "
+                               "exactly k rows, the first k directions."),
+        "root_of_mse": N_("you returned the square root of the mean squared error (an RMSE); the exercise asks "
+                       "for the mean squared error itself."),
+        "standardised_units": N_("you divided each pixel by its standard deviation and measured the error in "
+                              "those units: the error is asked in the pixels' own units. Centre only (PCA here "
+                              "does not standardise)."),
     })
 def pca_reconstruction_mse(answer, solution):
     generator = torch.Generator().manual_seed(5)

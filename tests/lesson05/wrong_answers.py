@@ -242,16 +242,99 @@ def status_requires_grad_first(model):  # a decoder that does not require grad i
     return "tied" if to_W is not None else "detached"
 
 
+def status_copy_and_untied_swapped(model):  # the right tests, the two own-memory labels swapped
+    decoder, W = model.decoder_matrix(), model.W
+    if decoder.untyped_storage().data_ptr() != W.untyped_storage().data_ptr():
+        return "untied" if torch.equal(decoder.detach(), W.detach().t()) else "copy"
+    if not decoder.requires_grad:
+        return "detached"
+    return "tied" if torch.autograd.grad(decoder.sum(), W, allow_unused=True)[0] is not None else "detached"
+
+
+def status_grad_of_detached(model):  # autograd asked through every shared-memory decoder: a detached view raises
+    decoder, W = model.decoder_matrix(), model.W
+    if decoder.untyped_storage().data_ptr() != W.untyped_storage().data_ptr():
+        return "copy" if torch.equal(decoder.detach(), W.detach().t()) else "untied"
+    return "tied" if torch.autograd.grad(decoder.sum(), W)[0] is not None else "detached"
+
+
+def gradient_mean_over_codes(W, b, c, x):
+    return _summed(W, b, c, x, 1 / (len(x) * len(W)))  # divided by n·h (code units), not n·d
+
+
+def gradient_encoder_path_times_reconstruction(W, b, c, x):
+    z = x @ W.T + b
+    x_hat = z @ W + c
+    grad_out = 2 * (x_hat - x) / x.numel()
+    return z.T @ grad_out + (grad_out @ W.T).T @ x_hat  # the encoder part reads x̂, not x
+
+
+def gradient_without_the_output_bias(W, b, c, x):
+    z = x @ W.T + b
+    grad_out = 2 * (z @ W - x) / x.numel()  # c left out of the residual
+    return z.T @ grad_out + (grad_out @ W.T).T @ x
+
+
+def gradient_decoder_path_without_code_bias(W, b, c, x):
+    z = x @ W.T + b
+    grad_out = 2 * (z @ W + c - x) / x.numel()
+    return (x @ W.T).T @ grad_out + (grad_out @ W.T).T @ x  # the decoder part times W x, not z
+
+
+def gradient_mean_residual(W, b, c, x):
+    z = x @ W.T + b
+    grad_out = 2 * (z @ W + c - x).mean() * torch.ones_like(x)  # one number for every entry
+    return z.T @ grad_out + (grad_out @ W.T).T @ x
+
+
+def pca_test_directions(train, test, k):
+    mean = train.mean(dim=0)
+    _, _, vh = torch.linalg.svd(test - test.mean(dim=0), full_matrices=False)  # fitted to the test rows
+    return ((test - mean) @ vh[:k].T @ vh[:k] + mean - test).square().mean().item()
+
+
+def pca_one_direction_short(train, test, k):
+    return _pca_with(train, test, lambda u, vh: vh[:k - 1])  # "indices start at 0, so stop at k − 1"
+
+
+def pca_root_of_mse(train, test, k):
+    mean = train.mean(dim=0)
+    _, _, vh = torch.linalg.svd(train - mean, full_matrices=False)
+    return ((test - mean) @ vh[:k].T @ vh[:k] + mean - test).square().mean().sqrt().item()
+
+
+def pca_standardised(train, test, k):  # divided by the std before the SVD, never undone
+    mean, std = train.mean(dim=0), train.std(dim=0)
+    _, _, vh = torch.linalg.svd((train - mean) / std, full_matrices=False)
+    z = (test - mean) / std
+    return (z @ vh[:k].T @ vh[:k] - z).square().mean().item()
+
+
+def pca_smallest_by_eigh(train, test, k):  # eigh sorts ascending: its first k eigenvectors are the smallest
+    mean = train.mean(dim=0)
+    _, vectors = torch.linalg.eigh((train - mean).T @ (train - mean))
+    basis = vectors[:, :k].T
+    return ((test - mean) @ basis.T @ basis + mean - test).square().mean().item()
+
+
 WRONG = {
     "tie_status": {"copy_called_tied": status_by_values, "detached_called_tied": status_by_memory,
                    "new_parameter_called_tied": status_by_requires_grad,
                    "detached_leaf_called_tied": status_by_grad_fn, "shared_called_copy": status_by_identity,
-                   "frozen_called_detached": status_requires_grad_first},
+                   "frozen_called_detached": status_requires_grad_first,
+                   "copy_untied_swapped": status_copy_and_untied_swapped, "grad_of_detached": status_grad_of_detached},
     "tied_gradient": {"decoder_path_only": gradient_decoder_path_only, "encoder_path_only": gradient_encoder_path_only,
                       "sum_not_mean": gradient_of_the_sum, "missing_two": gradient_without_the_two,
-                      "mean_over_images": gradient_mean_over_images},
+                      "mean_over_images": gradient_mean_over_images, "mean_over_codes": gradient_mean_over_codes,
+                      "encoder_path_times_reconstruction": gradient_encoder_path_times_reconstruction,
+                      "output_bias_forgotten": gradient_without_the_output_bias,
+                      "decoder_path_without_code_bias": gradient_decoder_path_without_code_bias,
+                      "mean_residual": gradient_mean_residual},
     "pca_reconstruction_mse": {"uncentred": pca_uncentred, "test_mean": pca_centred_with_test_mean,
-                               "per_image_sum": pca_summed_per_image, "scalar_mean": pca_centred_with_one_number},
+                               "per_image_sum": pca_summed_per_image, "scalar_mean": pca_centred_with_one_number,
+                               "test_directions": pca_test_directions, "smallest_directions": pca_smallest_directions,
+                               "one_direction_short": pca_one_direction_short, "root_of_mse": pca_root_of_mse,
+                               "standardised_units": pca_standardised},
 }
 
 SHORTCUTS = {
@@ -265,7 +348,7 @@ CAUGHT = {
     "tie_status": [status_compares_with_W, status_own_memory_is_untied],
     "tied_gradient": [gradient_mean_over_pixels, gradient_sign_flipped, gradient_without_the_code_bias,
                       gradient_encoder_path_twice],
-    "pca_reconstruction_mse": [pca_columns_of_vh, pca_smallest_directions, pca_one_direction_too_many,
+    "pca_reconstruction_mse": [pca_columns_of_vh, pca_one_direction_too_many,
                                pca_left_singular_vectors, pca_mean_not_added_back, pca_training_error_formula],
 }
 
@@ -273,4 +356,5 @@ CAUGHT = {
 ALSO_DIAGNOSED = {
     "tie_status": {"detached_leaf_called_tied": [status_by_is_leaf], "shared_called_copy": [status_by_gradient_only]},
     "tied_gradient": {"missing_two": [gradient_averaging_the_paths]},
+    "pca_reconstruction_mse": {"smallest_directions": [pca_smallest_by_eigh]},
 }
