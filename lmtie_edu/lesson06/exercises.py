@@ -42,6 +42,9 @@ def _width_parameters(V, d, c, H, tie):
         "below_budget": N_("one width short: at the expected width the tied model has exactly as many parameters as "
                         "the untied one, and \"no more than\" includes equal — your count stopped while it was "
                         "still strictly below the budget."),
+        "context_forgotten": N_("your MLP's first layer reads one vector of d numbers (d·H weights): it reads the "
+                             "c context vectors side by side, c·d numbers, so it has c·d·H weights, in the budget "
+                             "and in the tied count alike."),
     })
 def tied_width(answer, solution):
     for V, d, c, H in _WIDTH_CASES:
@@ -49,7 +52,8 @@ def tied_width(answer, solution):
         got = answer(V, d, c, H)
         what = f"tied_width(vocab_size={V}, d_model={d}, context={c}, hidden={H})"
         expect_type(got, int, what)
-        wrong = {"doubled_width": 2 * d, "same_width": d, "over_budget": expected + 1}
+        wrong = {"doubled_width": 2 * d, "same_width": d, "over_budget": expected + 1,
+                 "context_forgotten": solution(V, d, 1, H)}
         if _width_parameters(V, expected, c, H, tie=True) == _width_parameters(V, d, c, H, tie=False):
             wrong["below_budget"] = expected - 1     # the exact fit: only `<` instead of `<=` returns one less
         expect_equal(got, expected, what, wrong={key: value for key, value in wrong.items() if value != expected})
@@ -57,6 +61,10 @@ def tied_width(answer, solution):
 
 
 _PERPLEXITY_CASES = [(145.5, 4.6, 0.257), (200.0, 7.0, 0.132), (80.0, 3.0, 0.0), (60.0, 5.0, 0.75)]
+
+
+def _exp(x: float) -> float:
+    return math.exp(x) if x < 700 else math.inf
 
 
 @exercise(solutions.combined_perplexity, hints=[
@@ -75,6 +83,16 @@ _PERPLEXITY_CASES = [(145.5, 4.6, 0.257), (200.0, 7.0, 0.132), (80.0, 3.0, 0.0),
                       "so weigh by the shares."),
         "no_exponential": N_("you returned the mean cross-entropy (nats per target), the weighted mean of the two "
                           "logarithms; the perplexity is its exponential."),
+        "mismatched_bases": N_("your logarithm and your power are of different bases (math.log with 10 **, or "
+                            "math.log2 with math.exp, …): the power must undo the logarithm, so use exp after "
+                            "math.log (or 2 ** after math.log2)."),
+        "perplexities_as_cross_entropies": N_("you exponentiated the weighted mean of the perplexities themselves: "
+                                           "a perplexity is already an exponential. Average their logarithms "
+                                           "(the cross-entropies), then take the exponential."),
+        "halved_mean": N_("you divided the weighted mean of the logarithms by 2: the weights (1 − unk_share) and "
+                       "unk_share already add up to 1, so the weighted sum is the mean."),
+        "share_as_percent": N_("you divided unk_share by 100: it is a fraction between 0 and 1 (0.257 means 25.7 % "
+                            "of the targets), not a percentage."),
     })
 def combined_perplexity(answer, solution):
     for words, unk, share in _PERPLEXITY_CASES:
@@ -88,7 +106,13 @@ def combined_perplexity(answer, solution):
                  "swapped_shares": math.exp(share * math.log(words) + (1 - share) * math.log(unk)),
                  "unweighted": math.sqrt(words * unk),
                  "no_exponential": math.log(expected)}
-        mistake = next((key for key, value in wrong.items() if math.isclose(got, value, rel_tol=1e-6)), None)
+        log_mean = math.log(expected)
+        wrong = [*wrong.items(), *(("mismatched_bases", value) for value in (
+                    10 ** log_mean, 2 ** log_mean, math.exp(log_mean / math.log(2)), math.exp(log_mean / math.log(10)))),
+                 ("perplexities_as_cross_entropies", _exp((1 - share) * words + share * unk)),
+                 ("halved_mean", math.exp(log_mean / 2)),
+                 ("share_as_percent", math.exp((1 - share / 100) * math.log(words) + share / 100 * math.log(unk)))]
+        mistake = next((key for key, value in wrong if math.isclose(got, value, rel_tol=1e-6)), None)
         raise Mismatch(tr("{what}: wrong value", what=what), round(expected, 3), round(got, 3) if math.isfinite(got) else got,
                        mistake=mistake)
     return len(_PERPLEXITY_CASES)
@@ -130,9 +154,13 @@ def _gradient_mistakes(batches, vocab_size, tie):
     read = _per_step(batches, vocab_size, lambda inputs, targets: inputs)
     if not tie:
         occurrences = sum(torch.bincount(inputs.flatten(), minlength=vocab_size) for inputs, _ in batches)
+        positions = sum((inputs.unsqueeze(-1) == torch.arange(vocab_size)).any(dim=0).sum(dim=0) for inputs, _ in batches)
         return {"output_only_targets": (read, _per_step(batches, vocab_size, lambda inputs, targets: targets)),
-                "counted_occurrences": (occurrences, steps)}
-    return {"tied_as_untied": (read, steps), "tied_summed": (read + steps, read + steps)}
+                "counted_occurrences": (occurrences, steps), "counted_positions": (positions, steps),
+                "first_example_only": (_per_step(batches, vocab_size, lambda inputs, targets: inputs[0]), steps),
+                "pair_swapped": (steps, read),
+                "output_batch_size": (read, torch.full((vocab_size,), len(batches[0][0])))}
+    return {"tied_as_untied": (read, steps), "tied_summed": (read + steps, read + steps), "tied_reads_only": (read, read)}
 
 
 def _same(a, b) -> bool:
@@ -165,6 +193,19 @@ def _same(a, b) -> bool:
                           "word: its one row is trained at every step."),
         "tied_summed": N_("you added the two sides' counts. Tied, the two contributions are summed into one gradient "
                        "per step, so a row counts once per step: no count can exceed the number of steps."),
+        "tied_reads_only": N_("for the tied model you counted only the steps in which the row is read. The one "
+                           "matrix is also the output layer, and the softmax sends a gradient to every one of its "
+                           "rows at every step: tied, every count is the number of steps."),
+        "counted_positions": N_("you counted, per step, the context positions in which the word is read (any over "
+                             "the batch, then a sum over positions): a row read at two positions of one step gets "
+                             "one gradient in that step. Ask only whether the step reads it at all."),
+        "first_example_only": N_("your input counts look at the first example of each batch only (inputs[0] is one "
+                              "row of the batch): every example's context is read in that step, so look at all of "
+                              "the step's inputs."),
+        "pair_swapped": N_("your pair is in the wrong order: return (input_counts, output_counts), the rows of E "
+                        "first and the rows of O second."),
+        "output_batch_size": N_("your output counts are the batch size. A row of O gets one gradient per step (the "
+                             "batch's examples are summed into it), so its count is the number of steps."),
     })
 def gradient_step_counts(answer, solution):
     cases = _gradient_cases()

@@ -185,19 +185,85 @@ def counts_stacked(batches, vocab_size, tie):
     return torch.stack([read, steps])
 
 
+def width_context_forgotten(vocab_size, d_model, context, hidden):  # the first layer counted as Linear(d → H)
+    budget, d = _parameters(vocab_size, d_model, 1, hidden, tie=False), d_model
+    while _parameters(vocab_size, d + 1, 1, hidden, tie=True) <= budget:
+        d += 1
+    return d
+
+
+def perplexity_log2_then_exp(word_perplexity, unk_perplexity, unk_share):
+    return math.exp((1 - unk_share) * math.log2(word_perplexity) + unk_share * math.log2(unk_perplexity))
+
+
+def perplexity_exp_of_perplexities(word_perplexity, unk_perplexity, unk_share):
+    return math.exp((1 - unk_share) * word_perplexity + unk_share * unk_perplexity)
+
+
+def perplexity_halved(word_perplexity, unk_perplexity, unk_share):  # "the mean of two groups": divided by 2 again
+    return math.exp(((1 - unk_share) * math.log(word_perplexity) + unk_share * math.log(unk_perplexity)) / 2)
+
+
+def perplexity_share_as_percent(word_perplexity, unk_perplexity, unk_share):
+    share = unk_share / 100
+    return math.exp((1 - share) * math.log(word_perplexity) + share * math.log(unk_perplexity))
+
+
+def counts_tied_reads_only(batches, vocab_size, tie):  # tied: "the shared row learns when it is read"
+    read = _read_per_step(batches, vocab_size)
+    return (read, read.clone()) if tie else (read, torch.full((vocab_size,), len(batches)))
+
+
+def counts_positions(batches, vocab_size, tie):  # any over the batch, then a sum over the context positions
+    steps = torch.full((vocab_size,), len(batches))
+    if tie:
+        return steps.clone(), steps
+    counts = torch.zeros(vocab_size, dtype=torch.long)
+    for inputs, _ in batches:
+        counts += (inputs.unsqueeze(-1) == torch.arange(vocab_size)).any(dim=0).sum(dim=0)
+    return counts, steps
+
+
+def counts_first_example_only(batches, vocab_size, tie):
+    steps = torch.full((vocab_size,), len(batches))
+    if tie:
+        return steps.clone(), steps
+    return _read_per_step(batches, vocab_size, lambda x, y: x[0]), steps
+
+
+def counts_pair_swapped(batches, vocab_size, tie):
+    steps = torch.full((vocab_size,), len(batches))
+    if tie:
+        return steps.clone(), steps
+    return steps, _read_per_step(batches, vocab_size)
+
+
+def counts_output_batch_size(batches, vocab_size, tie):
+    per_batch = torch.full((vocab_size,), len(batches[0][0]))
+    if tie:
+        return per_batch.clone(), per_batch
+    return _read_per_step(batches, vocab_size), per_batch
+
+
 WRONG = {
     "tied_width": {"doubled_width": width_doubled,
                    "same_width": width_counting_the_tie_twice,
                    "over_budget": width_rounded,
-                   "below_budget": width_strictly_below_budget},
+                   "below_budget": width_strictly_below_budget,
+                   "context_forgotten": width_context_forgotten},
     "combined_perplexity": {"averaged_perplexities": perplexity_arithmetic_mean,
                             "swapped_shares": perplexity_swapped_shares,
                             "unweighted": perplexity_unweighted,
-                            "no_exponential": perplexity_mean_cross_entropy},
+                            "no_exponential": perplexity_mean_cross_entropy,
+                            "mismatched_bases": perplexity_log2_then_exp,
+                            "perplexities_as_cross_entropies": perplexity_exp_of_perplexities,
+                            "halved_mean": perplexity_halved, "share_as_percent": perplexity_share_as_percent},
     "gradient_step_counts": {"output_only_targets": counts_output_only_for_targets,
                              "counted_occurrences": counts_occurrences,
                              "tied_as_untied": counts_ignoring_the_tie,
-                             "tied_summed": counts_tied_summed},
+                             "tied_summed": counts_tied_summed, "tied_reads_only": counts_tied_reads_only,
+                             "counted_positions": counts_positions, "first_example_only": counts_first_example_only,
+                             "pair_swapped": counts_pair_swapped, "output_batch_size": counts_output_batch_size},
 }
 
 SHORTCUTS = {
