@@ -8,6 +8,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from lmtie_edu.kit.exercises import Mismatch, Shortcut, exercise, expect_equal, expect_type, hint
+from lmtie_edu.kit.feedback import LearnerCrash
 from lmtie_edu.shared.language import N_, tr
 
 from . import solutions
@@ -77,6 +78,29 @@ def _same_memory(p, q) -> bool:
     return p.untyped_storage().data_ptr() == q.untyped_storage().data_ptr()
 
 
+def _held_names(model, optimiser) -> list[str]:
+    """The inverted answer: the names of the Parameters the optimiser does hold."""
+    held = {id(p) for group in optimiser.param_groups for p in group["params"]}
+    return sorted(name for name, p in model.named_parameters() if id(p) in held)
+
+
+def _missing_from_last_group(model, optimiser) -> list[str]:
+    held = {id(p) for p in optimiser.param_groups[-1]["params"]}
+    return sorted(name for name, p in model.named_parameters() if id(p) not in held)
+
+
+# mistakes named only when the answer gives their wrong value in every case (one case alone could be chance)
+_CONSISTENT_MISTAKES = {"inverted": _held_names, "last_group_only": _missing_from_last_group}
+
+
+def _always_gives(answer, cases, wrong_of) -> bool:
+    """Does the answer return ``wrong_of(*case)`` on every one of ``cases`` (fresh copies)? A crash: no."""
+    try:
+        return all(answer(*case) == wrong_of(*reference) for case, reference in cases)
+    except LearnerCrash:
+        return False
+
+
 def _compared_tensors_with_in(error: BaseException) -> str | None:
     text = str(error)
     return "tensor_in_list" if "ambiguous" in text or "must match the size" in text else None
@@ -104,6 +128,13 @@ def _compared_tensors_with_in(error: BaseException) -> str | None:
                     "first_group_only": N_("you looked only in the optimiser's first parameter group "
                     "(param_groups[0]); an optimiser can hold its Parameters in several groups (weight decay "
                     "for matrices, none for vectors, as nanoGPT builds it), and a Parameter in any group is "
+                    "updated. Look through every group."),
+                    "inverted": N_("you returned the names of the Parameters the optimiser holds — the ones it "
+                    "will update. The exercise asks for the others: the model's Parameters that are in none of "
+                    "its groups."),
+                    "last_group_only": N_("you looked only in the optimiser's last parameter group "
+                    "(param_groups[-1]); an optimiser can hold its Parameters in several groups (weight decay "
+                    "for matrices, none for vectors, as nanoGPT builds it), and a Parameter in any group is "
                     "updated. Look through every group.")},
           on_error=_compared_tensors_with_in, computed_by=("lmtie_edu.lesson07.pitfalls.in_optimiser",))
 def not_in_optimiser(answer, solution):
@@ -126,6 +157,12 @@ def not_in_optimiser(answer, solution):
                            sorted({type(name).__name__ for name in got}))
         if got != expected and sorted(got) == expected:    # the right names, not in the asked-for order
             raise Mismatch(tr("{call}: wrong order", call=call), expected, got, mistake="unsorted")
+        if got != expected and got not in wrong.values():
+            for key, wrong_of in _CONSISTENT_MISTAKES.items():
+                if got == wrong_of(model_r, optimiser_r) and _always_gives(answer, (
+                        ((m, o), (m_r, o_r)) for (_, m, o), (_, m_r, o_r) in zip(optimiser_cases(), optimiser_cases(),
+                                                                                 strict=True)), wrong_of):
+                    raise Mismatch(tr("{what}: wrong value", what=call), expected, got, mistake=key)
         expect_equal(got, expected, call, wrong=wrong)
     return len(cases)
 
@@ -152,6 +189,18 @@ _WRONG_COUNTS = {
 }
 
 
+def _positions_without_storage(state_dict) -> int:
+    return len(set().union(*(range(t.storage_offset(), t.storage_offset() + t.numel()) for t in state_dict.values())))
+
+
+_CONSISTENT_COUNTS = {
+    "positions_without_storage": _positions_without_storage,
+    "skipped_head_key": lambda state_dict: sum(t.numel() for key, t in state_dict.items() if key != "head.weight"),
+    "counted_distinct_values": lambda state_dict: int(torch.cat([t.detach().flatten().double()
+                                                                 for t in state_dict.values()]).unique().numel()),
+}
+
+
 @exercise(solutions.count_checkpoint_parameters,
           hints=[N_("Several keys can read the same memory: a tied matrix under two names, or views into one "
                  "buffer (its two halves, or the buffer and its parts). Count elements of memory — not "
@@ -175,7 +224,17 @@ _WRONG_COUNTS = {
                     "numel() counts elements of element_size() bytes each (4 for float32), so data_ptr() to "
                     "data_ptr() + numel() is not the memory a tensor reads (a view 4 elements into a buffer "
                     "starts 16 bytes in). Use storage_offset(), which counts elements, or count bytes with "
-                    "numel() * element_size().")},
+                    "numel() * element_size()."),
+                    "positions_without_storage": N_("you collected the positions the tensors read in one set for "
+                    "all storages: position 0 of one storage and position 0 of another are different memory, "
+                    "yet your set counts them once. Keep the positions per storage (keyed by the storage's "
+                    "address) and add up the sizes of those sets."),
+                    "skipped_head_key": N_("you left out the key head.weight whatever the state dict holds: an "
+                    "untied head has numbers of its own, and a tie can sit under other names. Find shared memory "
+                    "from the tensors themselves (their storages and positions), not from a key's name."),
+                    "counted_distinct_values": N_("you counted distinct values: equal numbers in different memory "
+                    "(a head copied from the embedding) are still stored twice, and two parameters can share a "
+                    "value by chance. Count elements of memory, not values.")},
           computed_by=("lmtie_edu.lesson07.checkpoints.count_unique_elements",))
 def count_checkpoint_parameters(answer, solution):
     _refuse_helper(answer, "count_unique_elements", "checkpoints")
@@ -187,6 +246,10 @@ def count_checkpoint_parameters(answer, solution):
         call = f"count_checkpoint_parameters({tr(what)})"
         got = answer(dict(state))
         expect_type(got, int, call)
+        if got != expected and got not in wrong.values():
+            for key, count in _CONSISTENT_COUNTS.items():
+                if got == count(state) and _always_gives(answer, (((dict(s),), (s,)) for _, s in state_dicts()), count):
+                    raise Mismatch(tr("{what}: wrong value", what=call), expected, got, mistake=key)
         expect_equal(got, expected, call, wrong=wrong)
     return len(cases)
 
@@ -213,7 +276,18 @@ def _settings(group: dict) -> dict:
                     "gradient at every step that no step applies, so it never trains."),
                     "default_settings": N_("the new head is in a group whose settings differ from those of the "
                     "tied matrix's group (a group added without settings takes the optimiser's defaults): it "
-                    "would train with another learning rate or weight decay than the matrix it came from.")})
+                    "would train with another learning rate or weight decay than the matrix it came from."),
+                    "group_with_old_params": N_("you added a parameter group holding Parameters the optimiser "
+                    "already has (a Parameter may be in one group only), so add_param_group refuses it. Give the "
+                    "new group the new head alone, with the settings of the tied matrix's group."),
+                    "transposed_head": N_("you gave the head the transposed matrix. nn.Linear stores its weight as "
+                    "(out_features, in_features) = (V, d), the shape of the embedding's weight: the tied head is "
+                    "E itself, so its copy is not transposed."),
+                    "replaced_data": N_("you replaced the .data of the tied Parameter: the head and the embedding "
+                    "are still one Parameter object (now over new memory), so they are still tied. Give the head "
+                    "a new nn.Parameter of its own.")},
+          on_error=lambda error: "group_with_old_params" if "appear in more than one parameter group" in str(error)
+          else None)
 def untie_and_register(answer, solution):
     cases = tied_models_and_optimisers()
     for what, model, optimiser in cases:
@@ -229,20 +303,25 @@ def _check_untied(answer, model, optimiser) -> None:
     tied = model.embedding.weight
     before = tied.detach().clone()
     expected = _settings(_groups_holding(tied, optimiser)[0])  # a copy, taken before the answer runs
+    memory = tied.untyped_storage().data_ptr()
     answer(model, optimiser)
     head, embedding = model.head.weight, model.embedding.weight
     if embedding is not tied:
         raise Mismatch(tr("the embedding must keep its Parameter (the optimiser holds it): untie the head"),
                        tr("the embedding's original Parameter"), tr("a different Parameter"))
     if not isinstance(head, nn.Parameter) or head is embedding:
+        replaced = head is embedding and embedding.untyped_storage().data_ptr() != memory
         raise Mismatch(tr("after your function the head is still the embedding's Parameter"),
-                       tr("two Parameters"), tr("one") if head is embedding else type(head).__name__)
+                       tr("two Parameters"), tr("one") if head is embedding else type(head).__name__,
+                       mistake="replaced_data" if replaced else None)
     if head.untyped_storage().data_ptr() == embedding.untyped_storage().data_ptr():
         raise Mismatch(tr("the head and the embedding still read the same memory"), tr("two storages"), tr("one"),
                        mistake="still_shared")
     if head.shape != before.shape or not torch.equal(head.detach(), before) or not torch.equal(embedding.detach(), before):
+        transposed = head.shape == before.t().shape and torch.equal(head.detach(), before.t()) and torch.equal(
+            embedding.detach(), before)
         raise Mismatch(tr("untying must keep the values: both matrices should still equal the tied matrix"),
-                       tr("equal to the tied matrix"), tr("changed"))
+                       tr("equal to the tied matrix"), tr("changed"), mistake="transposed_head" if transposed else None)
     groups = _groups_holding(head, optimiser)
     if not groups:
         raise Mismatch(tr("the new head is not in the optimiser"), tr("in one group"), tr("in none"),

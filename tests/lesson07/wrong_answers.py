@@ -264,20 +264,69 @@ def untie_with_a_frozen_head(model, optimiser):
     group["params"].append(model.head.weight)
 
 
+def optimiser_inverted(model, optimiser):  # the names the optimiser does hold
+    held = {id(p) for p in _held(optimiser)}
+    return sorted(n for n, p in model.named_parameters() if id(p) in held)
+
+
+def optimiser_looked_in_the_last_group_only(model, optimiser):
+    held = {id(p) for p in optimiser.param_groups[-1]["params"]}
+    return sorted(n for n, p in model.named_parameters() if id(p) not in held)
+
+
+def count_positions_without_storage(state_dict):  # positions pooled across storages
+    read = set()
+    for t in state_dict.values():
+        read.update(range(t.storage_offset(), t.storage_offset() + t.numel()))
+    return len(read)
+
+
+def count_skipping_the_head_key(state_dict):  # the tie hard-coded as a key name
+    return sum(t.numel() for key, t in state_dict.items() if key != "head.weight")
+
+
+def count_distinct_values(state_dict):
+    return int(torch.cat([t.flatten().float() for t in state_dict.values()]).unique().numel())
+
+
+def untie_with_a_group_copied_with_its_params(model, optimiser):  # old Parameters in the new group too
+    tied = model.head.weight
+    group = _group_of(tied, optimiser)
+    model.head.weight = nn.Parameter(tied.detach().clone())
+    optimiser.add_param_group({**group, "params": [*group["params"], model.head.weight]})
+
+
+def untie_transposed(model, optimiser):  # "the head is Eᵀ"
+    tied = model.head.weight
+    settings = {k: v for k, v in _group_of(tied, optimiser).items() if k != "params"}
+    model.head.weight = nn.Parameter(tied.detach().clone().T)
+    optimiser.add_param_group({"params": [model.head.weight], **settings})
+
+
+def untie_by_replacing_data(model, optimiser):  # still one Parameter, now over new memory
+    model.head.weight.data = model.head.weight.detach().clone()
+
+
 WRONG = {
     "not_in_optimiser": {"compared_values": optimiser_compared_by_values,
                          "compared_memory": optimiser_compared_by_memory,
                          "tensor_in_list": optimiser_checked_with_in,
                          "first_group_only": optimiser_looked_in_the_first_group_only,
-                         "unsorted": optimiser_names_in_model_order},
+                         "unsorted": optimiser_names_in_model_order, "inverted": optimiser_inverted,
+                         "last_group_only": optimiser_looked_in_the_last_group_only},
     "count_checkpoint_parameters": {"counted_tie_twice": count_every_entry,
                                     "same_storage_once": count_once_per_storage,
                                     "same_start_once": count_once_per_start_address,
                                     "whole_storage": count_whole_storages,
-                                    "bytes_as_elements": count_bytes_as_elements},
+                                    "bytes_as_elements": count_bytes_as_elements,
+                                    "positions_without_storage": count_positions_without_storage,
+                                    "skipped_head_key": count_skipping_the_head_key,
+                                    "counted_distinct_values": count_distinct_values},
     "untie_and_register": {"still_shared": untie_without_a_copy,
                            "not_registered": untie_and_forget_the_optimiser,
-                           "default_settings": untie_and_add_a_default_group},
+                           "default_settings": untie_and_add_a_default_group,
+                           "group_with_old_params": untie_with_a_group_copied_with_its_params,
+                           "transposed_head": untie_transposed, "replaced_data": untie_by_replacing_data},
 }
 
 SHORTCUTS = {
