@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import torch
 from torch import nn
 
@@ -44,6 +46,15 @@ def _difference(want: list[list[str]], have: list[list[str]]) -> str:
     return tr("; ").join(parts) or tr("the same names, but some listed more than once")
 
 
+def _top_level_groups(model, names) -> list[list[str]]:
+    """The names the split gives when it looks at model.children() only (not the nested modules)."""
+    linear = {id(m.weight) for m in model.children() if isinstance(m, nn.Linear)}
+    tables = {id(m.weight) for m in model.children() if isinstance(m, nn.Embedding)}
+    decay = [p for p in model.parameters() if id(p) in linear and id(p) not in tables]
+    return [sorted(names[id(p)] for p in decay), sorted(names[id(p)] for p in model.parameters()
+                                                       if not any(p is q for q in decay))]
+
+
 def _count(params, p) -> int:
     return sum(q is p for q in params)
 
@@ -70,7 +81,16 @@ def _count(params, p) -> int:
                     "Parameter of its own, a Linear weight, and is decayed. Compare the objects (identity, id())."),
                     "decayed_vectors": N_("your decay group holds vectors (biases or LayerNorm gains): weight decay "
                     "would pull them toward zero for no benefit (a bias or a gain does not grow a model's capacity "
-                    "the way a matrix does). Decay only the Linear weights.")})
+                    "the way a matrix does). Decay only the Linear weights."),
+                    "head_left_undecayed": N_("you left the head's weight out of the decay group in the untied model "
+                    "too. Untied, it is a Linear weight and no lookup table, so it is decayed; only when the head holds "
+                    "the embedding's Parameter (tied) does it stay undecayed. Decide per Parameter, not per module."),
+                    "other_key": N_("your groups give their weight decay under another key than \"weight_decay\": an "
+                    "optimiser reads only the keys it knows, so each group would take the optimiser's default weight "
+                    "decay. Name the key weight_decay."),
+                    "top_level_only": N_("you looked at model.children(), the top-level modules only: the Linear "
+                    "layers inside the blocks are missed. model.modules() goes through every module, nested ones "
+                    "included.")})
 def linear_only_groups(answer, solution):
     cases = _models()
     for what, model in cases:
@@ -84,8 +104,11 @@ def linear_only_groups(answer, solution):
                            tr("[decay group, no-decay group]"), tr("{count} item(s)", count=len(got)))
         decay, no_decay = (list(g["params"]) for g in got)
         if got[0].get("weight_decay") != 0.1 or got[1].get("weight_decay") != 0.0:
+            other_key = "weight_decay" not in got[0] and "weight_decay" not in got[1] and any(
+                got[0][key] == 0.1 and got[1].get(key) == 0.0 for key in got[0] if key != "params")
             raise Mismatch(tr("{call}: the first group decays with weight_decay, the second with 0.0", call=call),
-                           (0.1, 0.0), (got[0].get("weight_decay"), got[1].get("weight_decay")))
+                           (0.1, 0.0), (got[0].get("weight_decay"), got[1].get("weight_decay")),
+                           mistake="other_key" if other_key else None)
         if tied and _count(decay, shared) and _count(no_decay, shared):
             raise Mismatch(tr("{call}: the shared matrix is in both groups", call=call), tr("in one group"), tr("in both"),
                            mistake="in_both_groups")
@@ -111,6 +134,12 @@ def linear_only_groups(answer, solution):
         if not tied and _count(no_decay, model.head.weight) and torch.equal(model.head.weight, shared):
             raise Mismatch(tr("{call}: the head's weight is not decayed", call=call), want[0], have[0],
                            mistake="compared_values")
+        if not tied and have == [sorted(set(want[0]) - {"head.weight"}), sorted([*want[1], "head.weight"])]:
+            raise Mismatch(tr("{call}: the head's weight is not decayed", call=call), want[0], have[0],
+                           mistake="head_left_undecayed")
+        if have == _top_level_groups(model, names):
+            raise Mismatch(tr("{call}: the groups hold other Parameters than expected (by name)", call=call),
+                           where=_difference(want, have), mistake="top_level_only")
         raise Mismatch(tr("{call}: the groups hold other Parameters than expected (by name)", call=call),
                        where=_difference(want, have))
     return len(cases)
@@ -124,7 +153,14 @@ def _checkpoint() -> dict[str, torch.Tensor]:
 
 
 def _missing_head(error: BaseException) -> str | None:
-    return "missing_head_key" if "head.weight" in str(error) and "Missing" in str(error) else None
+    text = str(error)
+    if "head.weight" in text and "Missing" in text:
+        return "missing_head_key"
+    shapes = re.search(r"size mismatch for head\.weight: copying a param with shape torch\.Size\(\[(\d+), (\d+)\]\) from "
+                       r"checkpoint, the shape in current model is torch\.Size\(\[(\d+), (\d+)\]\)", text)
+    if shapes and shapes.group(1, 2) == shapes.group(4, 3) and shapes.group(1) != shapes.group(2):
+        return "transposed_head"
+    return None
 
 
 @exercise(solutions.load_shared_checkpoint,
@@ -142,7 +178,13 @@ def _missing_head(error: BaseException) -> str | None:
                     "the task is to load values, not to change the model's architecture."),
                     "broke_the_tie": N_("the tied model came back untied: assigning new Parameters (or tensors) to the "
                     "embedding replaces the object that the head still holds. Copy values into the model's "
-                    "existing Parameters (load_state_dict does).")},
+                    "existing Parameters (load_state_dict does)."),
+                    "transposed_head": N_("you gave head.weight the transposed matrix: nn.Linear stores its weight as "
+                    "(out_features, in_features) = (V, d), the shape of the embedding table, so the head's value is "
+                    "the stored embedding matrix as it is."),
+                    "returned_load_result": N_("you returned what load_state_dict returns (its report of missing and "
+                    "unexpected keys). It loads in place, into the model's own Parameters: return the model "
+                    "itself.")},
           on_error=_missing_head)
 def load_shared_checkpoint(answer, solution):
     stored = _checkpoint()
@@ -156,7 +198,9 @@ def load_shared_checkpoint(answer, solution):
         call = tr("load_shared_checkpoint(model, tensors) with {case}", case=what)
         if got is not model:
             raise Mismatch(tr("{call} must return the model it was given (loaded in place)", call=call),
-                           tr("the same model object"), type(got).__name__)
+                           tr("the same model object"), type(got).__name__,
+                           mistake="returned_load_result" if hasattr(got, "missing_keys")
+                           and hasattr(got, "unexpected_keys") else None)
         head, embedding = model.head.weight, model.embedding.weight
         if tie and head is not embedding:
             raise Mismatch(tr("{call}: the tied model is no longer tied", call=call), tr("head is embedding"),
@@ -228,7 +272,10 @@ def _widest(vocab_size, d_model, n_layers, n_heads, context, step, count=_size, 
                     "grow with d², not d), so the budget runs out sooner."),
                     "no_positions": N_("your count leaves out the position table (context × d numbers): it grows "
                     "with d like everything else, so without it the tied model looks smaller than it is and your "
-                    "width is too wide.")})
+                    "width is too wide."),
+                    "step_of_head_size": N_("you stepped the width by the head size (d_model // n_heads) instead of by "
+                    "n_heads: the widths that split evenly into n_heads heads are the multiples of n_heads, so you "
+                    "skip most of them and stop below the widest one.")})
 def widest_tied(answer, solution):
     for vocab_size, d_model, n_layers, n_heads, context in WIDTH_CASES:
         args = (vocab_size, d_model, n_layers, n_heads, context)
@@ -246,5 +293,8 @@ def widest_tied(answer, solution):
         expect_type(got, int, call)
         if got == d_model != expected and answer(*WIDTH_CASES[1]) != WIDTH_CASES[1][1]:
             del wrong["counted_tie_twice"]  # d_model here for another reason (e.g. a step of the head size)
+        if got != expected and got not in wrong.values() and got == _widest(*args, step=d_model // n_heads):
+            if all(answer(*case) == _widest(*case, step=case[1] // case[3]) for case in WIDTH_CASES):
+                raise Mismatch(tr("{what}: wrong value", what=call), expected, got, mistake="step_of_head_size")
         expect_equal(got, expected, call, wrong=wrong)
     return len(WIDTH_CASES)

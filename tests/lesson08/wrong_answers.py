@@ -198,22 +198,65 @@ def groups_by_equal_values(model, weight_decay):  # "the same matrix" decided by
     return [{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}]
 
 
+def groups_head_excluded_by_name(model, weight_decay):  # the module named "head" left out, tied or not
+    linear = {id(m.weight) for name, m in model.named_modules() if isinstance(m, nn.Linear) and name != "head"}
+    decay = [p for p in model.parameters() if id(p) in linear]
+    return _groups(decay, [p for p in model.parameters() if id(p) not in linear], weight_decay)
+
+
+def groups_under_another_key(model, weight_decay):  # the right split, the key spelled "wd"
+    linear = {id(m.weight) for m in model.modules() if isinstance(m, nn.Linear)}
+    tables = {id(m.weight) for m in model.modules() if isinstance(m, nn.Embedding)}
+    decay = [p for p in model.parameters() if id(p) in linear and id(p) not in tables]
+    return [{"params": decay, "wd": weight_decay},
+            {"params": [p for p in model.parameters() if not any(p is q for q in decay)], "wd": 0.0}]
+
+
+def groups_from_children(model, weight_decay):  # model.children(): the Linears inside the blocks are missed
+    linear = {id(m.weight) for m in model.children() if isinstance(m, nn.Linear)}
+    tables = {id(m.weight) for m in model.children() if isinstance(m, nn.Embedding)}
+    decay = [p for p in model.parameters() if id(p) in linear and id(p) not in tables]
+    return _groups(decay, [p for p in model.parameters() if not any(p is q for q in decay)], weight_decay)
+
+
+def load_transposed_head(model, tensors):  # "the head is Eᵀ"
+    state = dict(tensors)
+    state["head.weight"] = state["embedding.weight"].T
+    model.load_state_dict(state)
+    return model
+
+
+def load_returns_its_report(model, tensors):
+    state = dict(tensors)
+    state["head.weight"] = state["embedding.weight"]
+    return model.load_state_dict(state)
+
+
+def width_stepping_by_head_size(vocab_size, d_model, n_layers, n_heads, context):
+    return _widest(vocab_size, d_model, n_layers, n_heads, context, step=d_model // n_heads)
+
+
 WRONG = {
     "linear_only_groups": {"in_both_groups": groups_module_by_module,
                            "listed_twice": groups_shared_listed_twice,
                            "dim_rule": groups_by_dimension,
                            "shared_decayed": groups_linear_wins,
                            "decayed_vectors": groups_linear_biases_too,
-                           "compared_values": groups_by_equal_values},
+                           "compared_values": groups_by_equal_values,
+                           "head_left_undecayed": groups_head_excluded_by_name,
+                           "other_key": groups_under_another_key, "top_level_only": groups_from_children},
     "load_shared_checkpoint": {"missing_head_key": load_strict,
                                "head_left_random": load_not_strict,
                                "tied_the_untied": load_and_retie,
-                               "broke_the_tie": load_by_new_parameters},
+                               "broke_the_tie": load_by_new_parameters,
+                               "transposed_head": load_transposed_head,
+                               "returned_load_result": load_returns_its_report},
     "widest_tied": {"counted_tie_twice": width_counting_state_dict,
                     "ignored_heads": width_any_integer,
                     "over_budget": width_one_step_over,
                     "doubled": width_doubled,
-                    "no_positions": width_without_positions},
+                    "no_positions": width_without_positions,
+                    "step_of_head_size": width_stepping_by_head_size},
 }
 
 SHORTCUTS = {
