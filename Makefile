@@ -141,7 +141,7 @@ test-browser: $(TEST_STAMP) $(MPL_READY)
 	$(call timed,make test-browser,$(PY) -m pytest -q -rs -m browser tests/platform/browser)
 
 notebooks: $(TEST_STAMP) $(MPL_READY)
-	$(PY) -m tools.execute_notebooks notebooks/[0-9]*.ipynb
+	$(PY) -m tools.execute_notebooks $$($(PY) -m tools.course)
 
 solutions: $(TEST_STAMP) $(MPL_READY)
 	$(PY) -m tools.make_solutions --jobs $(JOBS)

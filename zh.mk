@@ -22,4 +22,4 @@ zh-check: $(LAB_STAMP)
 	$(PY) -m tools.zh check
 
 test-zh-lessons: $(TEST_STAMP) $(MPL_READY)
-	$(call timed,make test-zh-lessons,$(PY) -m pytest -q $(PARALLEL) $(NBVAL) notebooks/zh_CN/[0-9]*.ipynb)
+	$(call timed,make test-zh-lessons,$(PY) -m pytest -q $(PARALLEL) $(NBVAL) $$($(PY) -m tools.course --chinese))

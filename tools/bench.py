@@ -36,6 +36,7 @@ from tools.bench_kinds import (
     floor_panel,
     toggle_benchmark,
 )
+from tools.course import LESSONS, notebooks
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK_BUDGET_SECONDS = 20.0
@@ -72,7 +73,7 @@ def synthetic_runs(knob=(75, 300), seeds=(0, 1), points: int = 10) -> list[dict]
     return runs
 
 
-def _lesson06_panel():
+def lesson06_panel():
     """Lesson 06's panel on stored runs shaped like the lesson's (2 amounts × tied/untied × 3 seeds, 10 curve
     points): the redraw never trains, so made-up curves time it exactly."""
     from lmtie_edu.lesson06 import figures as lm_figures
@@ -80,7 +81,7 @@ def _lesson06_panel():
     return lm_figures.tying_panel(synthetic_runs(knob=(75, 300), seeds=(0, 1, 2)))
 
 
-def _lesson08_panel():
+def lesson08_panel():
     """Lesson 08's panel on made-up runs shaped like the lesson's (3 models × 3 seeds, 12 curve points): the
     redraw never trains."""
     from lmtie_edu.lesson08 import figures as gpt_figures
@@ -88,7 +89,7 @@ def _lesson08_panel():
     return gpt_figures.experiment_panel(gpt_figures.example_runs())
 
 
-def _meta_build_benchmark() -> Benchmark:
+def meta_build_benchmark() -> Benchmark:
     """Build Llama-2-70B on the meta device (budget 1 s) and report the extra memory (budget 100 MiB)."""
     from lmtie_edu.lesson04 import architectures
     from tools.meta_memory import build_memory
@@ -109,25 +110,20 @@ def _meta_build_benchmark() -> Benchmark:
     return bench
 
 
-# Every interactive operation a learner waits for, one line each. The lessons' modules know nothing of
-# timing: a panel is named here as "module:factory" and imported only when its benchmark is selected.
+# Every interactive operation a learner waits for: each lesson's panel as course.toml names it ("module:factory",
+# imported only when its benchmark is selected: the lessons' modules know nothing of timing), any further
+# benchmark a lesson names (lesson 04: a 70B model built on the meta device), and the floor first.
 def registry() -> list[Benchmark]:
-    return [
-        toggle_benchmark(FLOOR, floor_panel, redraw_only=False),
-        toggle_benchmark("01 lookup panel: tie toggle", _factory("lmtie_edu.lesson01.lookup:lookup_panel")),
-        toggle_benchmark("02 logits panel: tie toggle", _factory("lmtie_edu.lesson02.figures:logits_panel")),
-        toggle_benchmark("03 gradient panel: tie toggle", _factory("lmtie_edu.lesson03.figures:decomposition_panel")),
-        toggle_benchmark("04 breakdown panel: tie toggle", _factory("lmtie_edu.lesson04.breakdown_figures:breakdown_panel")),
-        _meta_build_benchmark(),
-        # a tie toggle retrains 3 seeds from scratch (there is no cache to hit)
-        toggle_benchmark("05 autoencoder panel: tie toggle (full retrain, 3 seeds)",
-                         _factory("lmtie_edu.lesson05.figures:autoencoder_panel"), budget_seconds=1.0, repeats=5,
-                         redraw_only=False),
-        toggle_benchmark("06 tying panel: tie toggle (cached curves)", _lesson06_panel),
-        toggle_benchmark("07 tying-method panel: tie toggle", _factory("lmtie_edu.lesson07.figures:tying_method_panel")),
-        toggle_benchmark("08 experiment panel: tie toggle (stored runs)", _lesson08_panel),
-        toggle_benchmark("09 cycle panel: tie toggle", _factory("lmtie_edu.lesson09.figures:cycle_panel")),
-    ]
+    benches = [toggle_benchmark(FLOOR, floor_panel, redraw_only=False)]
+    for lesson in LESSONS:
+        if lesson.panel_budget is None:
+            benches.append(toggle_benchmark(f"{lesson.number} {lesson.panel_name}", _factory(lesson.panel)))
+        else:  # a toggle that recomputes (lesson 05 retrains 3 seeds from scratch: there is no cache to hit)
+            benches.append(toggle_benchmark(f"{lesson.number} {lesson.panel_name}", _factory(lesson.panel),
+                                            budget_seconds=lesson.panel_budget, repeats=5, redraw_only=False))
+        if lesson.extra_benchmark:
+            benches.append(_factory(lesson.extra_benchmark)())
+    return benches
 
 
 def measure(bench: Benchmark) -> dict:
@@ -187,7 +183,7 @@ def execute_notebook(path: Path) -> dict:
 def run_notebook_benchmarks(only: str | None) -> list[dict]:
     rows = []
     lessons = ROOT / "notebooks"
-    for path in sorted(lessons.glob("[0-9]*.ipynb")) + sorted(lessons.glob("zh_CN/[0-9]*.ipynb")):  # both editions
+    for path in notebooks() + notebooks(chinese=True):  # both editions
         if only and only not in str(path.relative_to(lessons)):
             continue
         env = dict(os.environ, PYDEVD_DISABLE_FILE_VALIDATION="1")

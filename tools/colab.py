@@ -16,7 +16,7 @@ Idempotent: a second run changes nothing. A URL or ref change rewrites the two c
 Inserting the set-up cell shifts the stored execution counts by one, as Restart & Run All would.
 
 Usage:
-    python -m tools.colab                      # stamp notebooks/[0-9]*.ipynb in place
+    python -m tools.colab                      # stamp every lesson course.toml names, in place
     python -m tools.colab --check              # exit 1 if a notebook lacks the current cells
     python -m tools.colab --url URL a.ipynb    # another repository, other notebooks
     python -m tools.colab --ref v0.2.0         # a term release: cell and badges point at the tag ...
@@ -42,6 +42,7 @@ from urllib.parse import quote
 import nbformat
 
 from tools.backup import keep_before_overwrite, say_kept
+from tools.course import notebooks
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_REF = "main"
@@ -191,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     url, _origin = (args.url, "--url") if args.url else repository_url()
     github_slug(url)
-    paths = args.notebooks or sorted((REPO / "notebooks").glob("[0-9]*.ipynb"))
+    paths = args.notebooks or notebooks()
     if args.links:
         print("\n".join(pull_links(args.links, url, args.ref or DEFAULT_REF, [p.name for p in paths])))
         return 0

@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 
 from tools import colab  # the set-up cell's source
+from tools.course import notebooks
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -167,7 +168,7 @@ def main() -> int:
     parser.add_argument("--simulate-colab", action="store_true")
     parser.add_argument("--execute-only", action="store_true", help=argparse.SUPPRESS)  # the in-venv half
     args = parser.parse_args()
-    paths = [p.resolve() for p in args.notebooks] or sorted((REPO / "notebooks").glob("[0-9]*.ipynb"))
+    paths = [p.resolve() for p in args.notebooks] or notebooks()
     if args.execute_only:
         return min(execute_lessons(paths, args.simulate_colab), 1)
     started = time.perf_counter()

@@ -38,6 +38,7 @@ from pathlib import Path
 
 import nbformat
 
+from tools.course import notebooks
 from tools.grade_submissions import grade_assignment
 from tools.make_solutions import STUB_NAME, solution_source, stored_verdicts
 
@@ -51,7 +52,7 @@ c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\\nraise NotImplemented
 
 
 def lessons() -> list[Path]:
-    return sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
+    return notebooks()
 
 
 def solution_cell_source(stub_source: str, lesson: str) -> tuple[str, str]:

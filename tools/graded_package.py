@@ -25,6 +25,8 @@ import shutil
 import sys
 from pathlib import Path
 
+from tools.course import LESSONS
+
 ROOT = Path(__file__).resolve().parents[1]
 STUB = '''"""Withheld: this is a graded lab, and the reference solutions are not installed here."""
 
@@ -43,8 +45,8 @@ def answer_helpers() -> list[str]:
     """The dotted names of the lesson functions that compute an exercise's answer (their ``computed_by``)."""
     from lmtie_edu.kit.exercises import REGISTRY
 
-    for lesson in sorted(path.name for path in (ROOT / "lmtie_edu").glob("lesson[0-9][0-9]")):
-        importlib.import_module(f"lmtie_edu.{lesson}.exercises")
+    for lesson in LESSONS:
+        importlib.import_module(f"{lesson.package}.exercises")
     return sorted({name for check in REGISTRY.values() for name in check.computed_by})
 
 
@@ -73,7 +75,7 @@ def write(target: Path, *, answers: bool = False) -> list[Path]:
     if not in_place:
         shutil.rmtree(package, ignore_errors=True)
         shutil.copytree(ROOT / "lmtie_edu", package, ignore=shutil.ignore_patterns("__pycache__"))
-    stubbed = sorted(package.glob("lesson[0-9][0-9]/solutions.py"))
+    stubbed = [package / f"lesson{lesson.number}" / "solutions.py" for lesson in LESSONS]
     for path in stubbed:
         path.write_text(STUB, encoding="utf-8")
     if answers:

@@ -30,6 +30,7 @@ import nbformat
 from jinja2 import DictLoader
 from nbconvert import HTMLExporter
 
+from tools.course import notebooks
 from tools.site import alt_text, page, widgets
 from tools.site.index_page import index_page
 
@@ -134,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pdf", action="store_true", help="also print each page to PDF (Chromium) and link it")
     args = parser.parse_args(argv)
     started = time.perf_counter()
-    lessons = sorted((REPO / "notebooks").glob("[0-9]*.ipynb")) + sorted((REPO / "notebooks" / ZH).glob("[0-9]*.ipynb"))
+    lessons = notebooks() + notebooks(chinese=True)
     code = build(args.notebooks or lessons, args.out, pdf=args.pdf)
     print(f"site built in {time.perf_counter() - started:.0f} s")
     return code

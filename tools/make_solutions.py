@@ -26,6 +26,7 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
+from tools.course import LESSONS, notebooks
 from tools.learner_path import LEARNER_CELL
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,19 +38,10 @@ print(f"checks passed: {sum(RESULTS.values())} of {len(RESULTS)}")
 print("failed:", sorted(name for name, passed in RESULTS.items() if not passed) or "none")"""
 
 
-# What tools.learner_path.walk_panels prints for each lesson (its panels and control settings): a lesson that
+# What tools.learner_path.walk_panels prints for each lesson (course.toml's panel_settings): a lesson that
 # gains or loses a panel control changes this line, on purpose.
-PANEL_SETTINGS = {
-    "01": "panels: 1, control settings made and redrawn: 1\n",
-    "02": "panels: 1, control settings made and redrawn: 5\n",
-    "03": "panels: 1, control settings made and redrawn: 10\n",
-    "04": "panels: 1, control settings made and redrawn: 9\n",
-    "05": "panels: 1, control settings made and redrawn: 7\n",
-    "06": "panels: 1, control settings made and redrawn: 2\n",
-    "07": "panels: 1, control settings made and redrawn: 5\n",
-    "08": "panels: 1, control settings made and redrawn: 2\n",
-    "09": "panels: 1, control settings made and redrawn: 2\n",
-}
+PANEL_SETTINGS = {lesson.number: f"panels: 1, control settings made and redrawn: {lesson.panel_settings}\n"
+                  for lesson in LESSONS}
 
 
 def solution_source(lesson: str, name: str) -> str:
@@ -121,7 +113,7 @@ def main(argv=None) -> int:
     parser.add_argument("--for-nbval", metavar="DIR", help="write unexecuted notebooks for strict nbval into DIR")
     parser.add_argument("--jobs", type=int, default=2, help="notebooks executed at once (each kernel uses one core)")
     args = parser.parse_args(argv)
-    lessons = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
+    lessons = notebooks()
 
     if args.for_nbval:
         out_dir = Path(args.for_nbval).resolve()

@@ -32,6 +32,8 @@ import sys
 from dataclasses import dataclass, fields
 from pathlib import Path
 
+from tools.course import notebooks
+
 REPO = Path(__file__).resolve().parents[1]
 NOTEBOOKS = REPO / "notebooks"
 
@@ -114,7 +116,7 @@ def estimate(path: Path) -> dict:
 
 
 def lessons() -> list[Path]:
-    return sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+    return notebooks()
 
 
 # -- where the figures are stated ----------------------------------------------------------------------------

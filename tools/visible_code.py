@@ -23,6 +23,8 @@ import sys
 import tokenize
 from pathlib import Path
 
+from tools.course import notebooks
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "lmtie_edu"
 # What a learner skips: set-up, plotting, widgets, progress, checks, data loading, timing.
@@ -170,7 +172,7 @@ def main(argv=None) -> int:
     parser.add_argument("notebooks", nargs="*")
     parser.add_argument("--min", type=float, default=None, help="fail if a lesson's share is below this percent")
     args = parser.parse_args(argv)
-    paths = [Path(p) for p in args.notebooks] or sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
+    paths = [Path(p) for p in args.notebooks] or notebooks()
     print(f"{'lesson':34} {'in cells':>8} {'in modules':>10} {'visible':>8}  modules")
     low = []
     for path in paths:

@@ -7,19 +7,18 @@ worked_answers.po)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from lmtie_edu.kit.exercises import HINTS_SHOWN
 from lmtie_edu.kit.predict import PREDICTIONS, Choice
 from lmtie_edu.shared.language import source_text, tr, use
+from tools.course import notebooks
 from tools.learner_path import answer_in_widget
 
 from .test_chinese_edition import english_runs, kept_patterns
 from .test_learner_path import _lesson, _stub, checked_wrong_answers
 
-CHINESE = sorted((Path(__file__).resolve().parents[2] / "notebooks" / "zh_CN").glob("[0-9]*.ipynb"))
+CHINESE = notebooks(chinese=True)
 LESSONS = {path.name: _lesson(path) for path in CHINESE}
 
 

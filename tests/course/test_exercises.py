@@ -12,10 +12,12 @@ import pytest
 
 from lmtie_edu.kit import exercises, shortcuts
 from lmtie_edu.kit.exercises import HINTS_SHOWN, REGISTRY, Mismatch, exercise, expect_close, hint
+from tools.course import LESSONS as COURSE
+from tools.course import notebooks
 
 REPO = Path(__file__).resolve().parents[2]
-NOTEBOOKS = sorted((REPO / "notebooks").glob("[0-9]*.ipynb"))
-LESSONS = sorted(p.name for p in (REPO / "lmtie_edu").glob("lesson[0-9][0-9]"))
+NOTEBOOKS = notebooks()
+LESSONS = [f"lesson{lesson.number}" for lesson in COURSE]
 CHECKS = {lesson: importlib.import_module(f"lmtie_edu.{lesson}.exercises") for lesson in LESSONS}  # as `ex`
 NAMES = sorted(REGISTRY)
 

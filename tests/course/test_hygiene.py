@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-NOTEBOOKS = sorted((Path(__file__).resolve().parents[2] / "notebooks").glob("[0-9]*.ipynb"))
+from tools.course import notebooks
+
+NOTEBOOKS = notebooks()
 MAX_BYTES = 3_000_000
 MACHINE_PATH = re.compile(r"(/(root|tmp|work|home|Users|private|var/folders)/|[A-Z]:\\\\Users)")
 

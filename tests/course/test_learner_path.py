@@ -17,9 +17,10 @@ import pytest
 
 from lmtie_edu.kit.exercises import HINTS_SHOWN
 from lmtie_edu.kit.predict import PREDICTIONS, Choice, Number
+from tools.course import notebooks
 from tools.learner_path import answer_in_widget
 
-NOTEBOOKS = sorted((Path(__file__).resolve().parents[2] / "notebooks").glob("[0-9]*.ipynb"))
+NOTEBOOKS = notebooks()
 
 
 def _lesson(path: Path) -> dict:

@@ -21,9 +21,10 @@ import pytest
 from lmtie_edu.kit import autograde, feedback
 from lmtie_edu.kit.exercises import REGISTRY
 from tools import graded_package
+from tools.course import LESSONS as COURSE
 
 REPO = Path(__file__).resolve().parents[2]
-LESSONS = sorted(p.name for p in (REPO / "lmtie_edu").glob("lesson[0-9][0-9]"))
+LESSONS = [f"lesson{lesson.number}" for lesson in COURSE]
 for _lesson in LESSONS:
     importlib.import_module(f"lmtie_edu.{_lesson}.exercises")
 

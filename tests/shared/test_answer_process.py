@@ -23,9 +23,10 @@ from lmtie_edu.kit import exercises as kit_exercises
 from lmtie_edu.kit.answer_process import AnswerProcess
 from lmtie_edu.kit.exercises import HINTS_SHOWN, REGISTRY
 from tools import graded_package
+from tools.course import LESSONS as COURSE
 
 REPO = Path(__file__).resolve().parents[2]
-LESSONS = sorted(p.name for p in (REPO / "lmtie_edu").glob("lesson[0-9][0-9]"))
+LESSONS = [f"lesson{lesson.number}" for lesson in COURSE]
 CORPORA = ("WRONG", "ALSO", "ALSO_DIAGNOSED", "CAUGHT", "SHORTCUTS")
 for _lesson in LESSONS:
     importlib.import_module(f"lmtie_edu.{_lesson}.exercises")

@@ -7,12 +7,13 @@ import nbformat
 from nbclient import NotebookClient
 
 from lmtie_edu.shared.cell_order import definitions, message
+from tools.course import notebooks
 
 LESSONS = Path(__file__).resolve().parents[2] / "notebooks"
 
 
 def test_every_lesson_knows_where_its_names_are_made():
-    for path in sorted(LESSONS.glob("[0-9]*.ipynb")):
+    for path in notebooks():
         known = definitions(path)
         assert "setup_lesson" in known and len(known) > 20, path.name
 

@@ -17,6 +17,8 @@ from pathlib import Path
 
 from babel.messages.catalog import Catalog
 
+from tools.course import notebooks
+
 from .errors import TranslationError
 from .pofile import LOCALE, PROJECT, read_catalogue, render, without_format_flags
 
@@ -46,7 +48,7 @@ class Problem:
 
 def english_lessons() -> list[Path]:
     """The English lessons, notebooks/NN_*.ipynb (not the built Chinese ones in notebooks/zh_CN/)."""
-    return sorted(ENGLISH_DIR.glob("[0-9]*.ipynb"))
+    return notebooks()
 
 
 def read_notebook(path: Path) -> dict:

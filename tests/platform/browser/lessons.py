@@ -6,6 +6,8 @@ import os
 import time
 from pathlib import Path
 
+from tools.course import notebooks
+
 from .lesson_page import LessonPage, open_jupyterlab
 
 REPO = Path(__file__).resolve().parents[3]
@@ -20,7 +22,7 @@ LATENCIES: dict[str, list[float]] = {}  # lesson -> seconds from each tie click 
 
 
 def lesson_paths() -> list[Path]:
-    return sorted(LESSONS_DIR.glob("[0-9]*.ipynb"))
+    return [LESSONS_DIR / path.name for path in notebooks()]
 
 
 class LessonPipeline:

@@ -1,7 +1,7 @@
 """End-to-end: every lesson runs in a real JupyterLab in Chromium, its widgets render and its toggles work.
 
 What only a browser can show; the outputs themselves are compared by nbval in `make test`. For each
-notebooks/[0-9]*.ipynb (or its solved copy, see LMTIE_SOLVED_LESSONS in lessons.py): open it in
+lesson course.toml names (or its solved copy, see LMTIE_SOLVED_LESSONS in lessons.py): open it in
 JupyterLab, clear and run all cells, wait until every cell has run and the kernel is idle, then assert:
 no error output, no stderr, no "Error displaying widget", at least one TiePanel (``.lmtie-panel``), and for each
 panel that clicking its *tie weights* checkbox flips the box and brings a different figure from the
@@ -54,7 +54,7 @@ def test_widget_manager_frontend_installed(tmp_path):
 @pytest.mark.timeout(LESSON_TIMEOUT_S, method="signal")
 @pytest.mark.parametrize("lesson", LESSONS or [None], ids=[p.name for p in LESSONS] or ["no-lessons"])
 def test_lesson_in_jupyterlab(lesson, lab, pipeline, screenshots_dir):
-    assert lesson is not None, "no lessons found (notebooks/[0-9]*.ipynb)"
+    assert lesson is not None, "no lessons found (course.toml)"
     for old in screenshots_dir.glob(f"{lesson.stem}*.png"):
         old.unlink()
     started = time.monotonic()

@@ -12,12 +12,14 @@ from pathlib import Path
 
 import pytest
 
+from tools.course import LESSONS as COURSE
 from tools.site.pdf import ARGS, CHROMIUM, serve
 
 REPO = Path(__file__).resolve().parents[3]
 SITE = Path(os.environ.get("LMTIE_SITE_DIR", REPO / "build" / "site"))
 AXE = REPO / "build" / "site-node" / "node_modules" / "axe-core" / "axe.min.js"
-LESSONS = sorted(SITE.glob("[0-9][0-9]_*.html")) + sorted(SITE.glob("zh_CN/[0-9][0-9]_*.html"))
+LESSONS = [page for folder in (SITE, SITE / "zh_CN") for page in (folder / f"{lesson.stem}.html" for lesson in COURSE)
+           if page.exists()]
 INDEXES = [p for p in (SITE / "index.html", SITE / "zh_CN" / "index.html") if p.exists()]
 TYPESET = "() => window.MathJax && MathJax.startup && MathJax.startup.promise.then(() => true)"
 

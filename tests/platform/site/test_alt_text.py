@@ -8,6 +8,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
+from tools.course import notebooks
 from tools.site import alt_text
 
 REPO = Path(__file__).resolve().parents[3]
@@ -47,7 +48,7 @@ def test_chinese_words():
     assert alt_text.describe(nb, 2, lang="zh-CN").startswith("图：W 的行。")
 
 
-LESSONS = sorted(REPO.glob("notebooks/[0-9]*.ipynb")) + sorted(REPO.glob("notebooks/zh_CN/[0-9]*.ipynb"))
+LESSONS = notebooks() + notebooks(chinese=True)
 
 
 @pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.relative_to(REPO / "notebooks").as_posix())
