@@ -82,6 +82,20 @@ def _step_error(error: BaseException) -> str | None:
               "mean_not_sum": N_("you averaged the tokens' vectors (a mean over the T positions: 1/T of the answer). "
                               "The bag is their sum — every occurrence adds its row once more and nothing divides "
                               "by the length (nn.EmbeddingBag's mode='sum', not its default mode='mean')."),
+              "last_token_only": N_("you returned the vector of each sequence's last token only. The bag of a "
+                                 "sequence is the sum of the vectors of all its tokens: count every position."),
+              "reshape_not_transpose": N_("you reshaped the (B, T) ids to (T, B) to sum over the first axis, but "
+                                       "reshape keeps the ids in memory order and cuts them into new rows: it "
+                                       "mixes the sequences, it does not swap the axes. Sum the one-hot rows over "
+                                       "the positions, dim=1, of the (B, T, V) tensor (or transpose, never "
+                                       "reshape)."),
+              "running_sum": N_("you returned a running sum, one partial bag per position, shape (B, T, d). The "
+                             "bag is the sum over all T positions: one (d,) vector per sequence."),
+              "scaled_by_sqrt_d": N_("your bags are the right ones times the square root of the width d. Nothing "
+                                  "scales here: the bag is the plain sum of the tokens' rows of W."),
+              "summed_over_width": N_("you summed each token's vector over its d numbers (the last axis), which "
+                                   "gives one number per token, shape (B, T). Sum over the positions instead, "
+                                   "keeping the d numbers of the vectors: one (d,) vector per sequence."),
           },
           on_error=_bag_error)
 def bag_of_tokens(answer, solution):
@@ -97,7 +111,12 @@ def bag_of_tokens(answer, solution):
         got = answer(no_indexing(W), ids.clone())            # copies; W refuses W[ids], F.embedding, index_select, …
         expect_type(got, torch.Tensor, what)
         expect_close(got, expected, what, atol=1e-5,
-                     wrong={"not_summed": per_token, "mean_not_sum": expected / ids.shape[1]})
+                     wrong={"not_summed": per_token, "mean_not_sum": expected / ids.shape[1],
+                            "last_token_only": per_token[:, -1],
+                            "reshape_not_transpose": F.one_hot(ids.reshape(ids.shape[1], ids.shape[0]),
+                                                               W.shape[0]).to(W.dtype).sum(dim=0) @ W,
+                            "running_sum": per_token.cumsum(dim=1), "scaled_by_sqrt_d": expected * W.shape[1] ** 0.5,
+                            "summed_over_width": per_token.sum(dim=-1)})
     return len(cases)
 
 
@@ -124,6 +143,18 @@ def bag_of_tokens(answer, solution):
                                    "per column, not per row — so it does not line up with W's rows (PyTorch "
                                    "refuses when V ≠ d). Make it a column, counts.unsqueeze(1) of shape (V, 1), so "
                                    "that row i's count spreads over its d columns."),
+              "count_times_width": N_("your rows moved by lr times the count times d, the width of W. Each of the d "
+                                   "numbers of a looked-up row is one term of the sum, so each gets a gradient of "
+                                   "1 per occurrence: the count, not d times the count."),
+              "every_row_moves": N_("you moved every row of W by lr. Only the rows looked up are in the sum, so "
+                                 "the others get no gradient and stay as they are; a looked-up row moves once per "
+                                 "occurrence."),
+              "gradient_is_the_row": N_("you used the row itself (times its count) as its gradient. The loss is a "
+                                     "plain sum of the looked-up numbers, so each of them has a gradient of 1 per "
+                                     "occurrence, whatever its value: the gradient of row i is its count in every "
+                                     "column."),
+              "mean_over_batch": N_("you divided the step by the number of sequences, as for a loss averaged over "
+                                 "the batch. This loss is a plain sum (W[ids].sum()): nothing divides the count."),
           },
           on_error=_step_error)
 def sgd_step_on_lookup(answer, solution):
@@ -141,8 +172,12 @@ def sgd_step_on_lookup(answer, solution):
         step = expected - W
         looked_up = (torch.bincount(ids.flatten(), minlength=W.shape[0]) > 0).to(W.dtype).unsqueeze(1)
         try:
+            counts = torch.bincount(ids.flatten(), minlength=W.shape[0]).to(W.dtype).unsqueeze(1)
             expect_close(got, expected, what, wrong={"overwrite": W - lr * looked_up, "ascent": W - step,
-                                                     "update_only": step})
+                                                     "update_only": step,
+                                                     "count_times_width": W - lr * counts * W.shape[1],
+                                                     "every_row_moves": W - lr, "gradient_is_the_row": W - lr * counts * W,
+                                                     "mean_over_batch": W - lr * counts / ids.shape[0]})
         except Mismatch as wrong:
             if wrong.mistake is None and got.shape == W.shape:   # say how the step itself differs (×2, ×1/n, …)
                 where = describe_difference(got.detach() - W, step).replace(tr("your answer is the expected one"),
@@ -178,6 +213,18 @@ def _as_int_list(got, what: str) -> list[int]:
                                     "position is nothing more than a target: when that token also occurs earlier "
                                     "in the sequence, it is looked up there, and its row gets a gradient. The rows "
                                     "looked up are those of ids[:-1], every position but the last."),
+              "targets_not_inputs": N_("untied, you listed the rows of the targets (every token but the first), "
+                                    "not those of the inputs. The first token is looked up: it is the input that "
+                                    "predicts the second. The one that is only a target is the last: the rows "
+                                    "looked up are those of ids[:-1]."),
+              "every_row_untied": N_("untied, you listed every row of the vocabulary, which is the tied case: only "
+                                  "then is the head W, whose softmax reaches every row. Untied, the embedding's "
+                                  "gradient reaches only the rows looked up."),
+              "one_row_too_many": N_("tied, you listed vocab_size + 1 rows, one more than W has: range(n) already "
+                                  "gives the n numbers 0 … n-1."),
+              "sequence_length_for_vocab": N_("tied, you listed one row per position of the sequence (range of its "
+                                           "length). Every row of the vocabulary gets a gradient: the rows are "
+                                           "0 … vocab_size-1, however long the sequence."),
           },
           computed_by=("lmtie_edu.lesson01.lookup.next_token_gradient",))
 def rows_reached(answer, solution):
@@ -198,7 +245,9 @@ def rows_reached(answer, solution):
             raise Mismatch(tr("{what}: the right rows, but not in increasing order", what=what), expected, got)
         inputs, targets = set(ids[:-1].tolist()), set(ids[1:].tolist())
         wrong = {"targets_as_inputs": sorted(inputs | targets),
-                 "dropped_last_value": sorted(set(ids.tolist()) - {ids[-1].item()})} if not tie else {
-            "head_only_targets": sorted(inputs | targets), "tie_ignored": sorted(inputs)}
+                 "dropped_last_value": sorted(set(ids.tolist()) - {ids[-1].item()}),
+                 "targets_not_inputs": sorted(targets), "every_row_untied": list(range(vocab_size))} if not tie else {
+            "head_only_targets": sorted(inputs | targets), "tie_ignored": sorted(inputs),
+            "one_row_too_many": list(range(vocab_size + 1)), "sequence_length_for_vocab": list(range(len(ids)))}
         expect_equal(got, expected, what, wrong=wrong)
     return len(cases)

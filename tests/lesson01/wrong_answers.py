@@ -47,6 +47,27 @@ def bag_of_the_whole_batch(W, ids):
     return F.one_hot(ids, W.shape[0]).sum(dim=(0, 1)).float() @ W
 
 
+def bag_of_the_last_token(W, ids):
+    return F.one_hot(ids[:, -1], W.shape[0]).float() @ W
+
+
+def bag_reshaped_for_a_transpose(W, ids):
+    B, T = ids.shape
+    return F.one_hot(ids.reshape(T, B), W.shape[0]).float().sum(dim=0) @ W   # reshape is no transpose
+
+
+def bag_as_running_sum(W, ids):
+    return (F.one_hot(ids, W.shape[0]).float() @ W).cumsum(dim=1)
+
+
+def bag_scaled_by_sqrt_d(W, ids):
+    return F.one_hot(ids, W.shape[0]).float().sum(dim=1) @ W * W.shape[1] ** 0.5
+
+
+def bag_summed_over_the_width(W, ids):
+    return (F.one_hot(ids, W.shape[0]).float() @ W).sum(dim=-1)
+
+
 def bag_by_indexing(W, ids):
     return W[ids].sum(dim=1)
 
@@ -122,6 +143,22 @@ def step_of_the_first_sequence(W, ids, lr):
     return W - lr * torch.bincount(first, minlength=W.shape[0]).float().unsqueeze(1)
 
 
+def step_times_the_width(W, ids, lr):
+    return W - lr * torch.bincount(ids.flatten(), minlength=W.shape[0]).float().unsqueeze(1) * W.shape[1]
+
+
+def step_of_every_row(W, ids, lr):
+    return W - lr * torch.ones_like(W)
+
+
+def step_along_the_rows(W, ids, lr):
+    return W - lr * torch.bincount(ids.flatten(), minlength=W.shape[0]).float().unsqueeze(1) * W
+
+
+def step_averaged_over_the_batch(W, ids, lr):
+    return W - lr * torch.bincount(ids.flatten(), minlength=W.shape[0]).float().unsqueeze(1) / ids.shape[0]
+
+
 def step_by_backward(W, ids, lr):
     W = W.clone().requires_grad_(True)
     W[ids].sum().backward()
@@ -181,6 +218,22 @@ def rows_but_the_last_when_tied(ids, vocab_size, tie):
     return list(range(vocab_size - 1)) if tie else sorted(set(ids[:-1].tolist()))
 
 
+def rows_without_the_first_token(ids, vocab_size, tie):
+    return list(range(vocab_size)) if tie else sorted(set(ids.tolist()) - {ids[0].item()})
+
+
+def rows_with_the_tie_inverted(ids, vocab_size, tie):
+    return sorted(set(ids[:-1].tolist())) if tie else list(range(vocab_size))
+
+
+def rows_one_too_many_when_tied(ids, vocab_size, tie):
+    return list(range(vocab_size + 1)) if tie else sorted(set(ids[:-1].tolist()))
+
+
+def rows_of_the_positions_when_tied(ids, vocab_size, tie):
+    return list(range(len(ids))) if tie else sorted(set(ids[:-1].tolist()))
+
+
 def rows_by_running_the_step(ids, vocab_size, tie):
     from lmtie_edu.lesson01.lookup import next_token_gradient
 
@@ -202,25 +255,33 @@ def rows_unsorted(ids, vocab_size, tie):
 WRONG = {
     "bag_of_tokens": {"no_num_classes": bag_without_num_classes, "num_classes_not_rows": bag_with_num_classes_width,
                       "integer_one_hot": bag_with_integer_one_hot, "not_summed": bag_not_summed,
-                      "mean_not_sum": bag_as_mean},
+                      "mean_not_sum": bag_as_mean, "last_token_only": bag_of_the_last_token,
+                      "reshape_not_transpose": bag_reshaped_for_a_transpose, "running_sum": bag_as_running_sum,
+                      "scaled_by_sqrt_d": bag_scaled_by_sqrt_d, "summed_over_width": bag_summed_over_the_width},
     "sgd_step_on_lookup": {"overwrite": step_overwrites_repeats, "ascent": step_ascends, "update_only": step_only,
-                           "no_minlength": step_without_minlength, "counts_not_column": step_counts_as_a_row},
+                           "no_minlength": step_without_minlength, "counts_not_column": step_counts_as_a_row,
+                           "count_times_width": step_times_the_width, "every_row_moves": step_of_every_row,
+                           "gradient_is_the_row": step_along_the_rows, "mean_over_batch": step_averaged_over_the_batch},
     "rows_reached": {"targets_as_inputs": rows_with_the_targets,
                      "head_only_targets": rows_of_inputs_and_targets_when_tied,
-                     "tie_ignored": rows_ignoring_the_tie, "dropped_last_value": rows_without_the_last_token},
+                     "tie_ignored": rows_ignoring_the_tie, "dropped_last_value": rows_without_the_last_token,
+                     "targets_not_inputs": rows_without_the_first_token, "every_row_untied": rows_with_the_tie_inverted,
+                     "one_row_too_many": rows_one_too_many_when_tied,
+                     "sequence_length_for_vocab": rows_of_the_positions_when_tied},
 }
 
 # More answers that make a named mistake (the check must give them the same diagnosis as WRONG's).
 ALSO = {
     "bag_of_tokens": {"num_classes_not_rows": bag_with_the_lessons_V, "integer_one_hot": bag_of_comparisons},
     "sgd_step_on_lookup": {"no_minlength": step_with_minlength_width, "overwrite": step_of_distinct_rows},
+    "rows_reached": {"targets_not_inputs": rows_of_the_targets},
 }
 
 CAUGHT = {
     "bag_of_tokens": [bag_over_the_batch, bag_of_distinct_tokens, bag_of_the_whole_batch],
     "sgd_step_on_lookup": [step_with_the_lessons_V, step_of_a_mean_loss, step_sets_the_rows, step_without_lr,
                            step_of_the_first_sequence],
-    "rows_reached": [rows_of_the_targets, rows_up_to_the_largest_id_when_tied, rows_of_the_targets_when_tied,
+    "rows_reached": [rows_up_to_the_largest_id_when_tied, rows_of_the_targets_when_tied,
                      rows_but_the_last_when_tied],
 }
 
