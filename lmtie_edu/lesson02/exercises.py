@@ -52,6 +52,14 @@ def _cosine_error(error: BaseException) -> str | None:
                               "divided the whole matrix by one number (a norm or mean without dim=1). A factor "
                               "common to all rows changes no ranking, so the long rows still win. Divide each row "
                               "by its own length."),
+              "softmax_rows": N_("you took a softmax of each row: that makes every row a probability distribution "
+                              "(positive numbers adding up to 1), which changes the rows' directions. Keep each "
+                              "row's direction and give it length 1: divide it by its own Euclidean norm."),
+              "standardised_rows": N_("you standardised each row (subtracted its mean, divided by its standard "
+                                   "deviation), as a LayerNorm does. Subtracting the mean changes the row's "
+                                   "direction. Divide each row by its Euclidean norm only."),
+              "times_norm": N_("you multiplied each row by its length instead of dividing by it: the long rows get "
+                            "longer still. Divide each row by its own norm."),
           },
           on_error=_cosine_error)
 def cosine_head(answer, solution):
@@ -68,7 +76,11 @@ def cosine_head(answer, solution):
             raise Mismatch(tr("{what} must return a float tensor of W's shape", what=what),
                            tr("float {shape}", shape=tuple(W.shape)), f"{got.dtype} {tuple(got.shape)}")
         expect_close(_up_to_a_factor(got.detach()), expected, tr("{what}, up to one common factor", what=what), atol=1e-5,
-                     wrong={"columns": columns, "lengths_kept": _up_to_a_factor(W)})
+                     wrong={"columns": columns, "lengths_kept": _up_to_a_factor(W),
+                            "softmax_rows": _up_to_a_factor(torch.softmax(W, dim=1)),
+                            "standardised_rows": _up_to_a_factor((W - W.mean(dim=1, keepdim=True))
+                                                                 / W.std(dim=1, keepdim=True)),
+                            "times_norm": _up_to_a_factor(W * W.norm(dim=1, keepdim=True))})
     return len(_matrices())
 
 
@@ -90,6 +102,22 @@ def cosine_head(answer, solution):
               "by_norm": N_("you listed the tokens longer than token i. Being longer is necessary (Cauchy–Schwarz: "
                          "e_i·e_j ≤ |e_i|·|e_j|) but not enough: a long token pointing away from e_i still loses. "
                          "Compare the logits themselves."),
+              "above_mean_logit": N_("you listed the tokens whose logit is above the average logit. A token beats "
+                                  "token i when its logit is larger than token i's own logit, e_i·e_i = |e_i|²: "
+                                  "compare with that (entry i of W @ W[i])."),
+              "beaten_by_i": N_("your comparison goes the wrong way: you listed the tokens whose logit is smaller "
+                             "than token i's own, those that i beats. The question asks for those with a larger "
+                             "logit."),
+              "index_shift": N_("you removed token i from the logits before comparing, so every token after i moved "
+                             "down one place, and the positions you returned are one too small for them. Keep all V "
+                             "logits (i never beats itself anyway), or add one back to the positions after i."),
+              "longer_and_positive": N_("you listed the tokens longer than token i with a positive logit. Both are "
+                                     "necessary but together still not enough: a long token at a wide angle to e_i "
+                                     "can have a positive logit below |e_i|². Compare the logits themselves with "
+                                     "|e_i|²."),
+              "only_the_winner": N_("you returned only the token with the largest logit. The question asks for "
+                                 "every token whose logit is larger than token i's own: there can be several, "
+                                 "listed in increasing order."),
           })
 def tokens_beating_self(answer, solution):
     cases = 0
@@ -105,11 +133,17 @@ def tokens_beating_self(answer, solution):
                                sorted({type(j).__name__ for j in got}))
             logits = W @ W[i]
             tokens = range(W.shape[0])
+            top = int(logits.argmax())
             expect_equal(got, expected, what, wrong={
                 "includes_self": [j for j in tokens if logits[j] >= logits[i]],
                 "ties_included": [j for j in tokens if j != i and logits[j] >= logits[i]],
                 "norm_not_squared": [j for j in tokens if logits[j] > norms[i]],
-                "by_norm": [j for j in tokens if norms[j] > norms[i]]})
+                "by_norm": [j for j in tokens if norms[j] > norms[i]],
+                "above_mean_logit": [j for j in tokens if j != i and logits[j] > logits.mean()],
+                "beaten_by_i": [j for j in tokens if logits[j] < logits[i]],
+                "index_shift": [j - (j > i) for j in expected],
+                "longer_and_positive": [j for j in tokens if norms[j] > norms[i] and logits[j] > 0],
+                "only_the_winner": [] if top == i else [top]})
             cases += 1
     return cases
 
@@ -144,12 +178,20 @@ def tokens_beating_self(answer, solution):
               "bias_not_zero": N_("the bias is there but not zero: nn.Linear starts its bias at small random values. "
                                "The exercise asks for a zero bias, so that the tied head starts as the plain "
                                "inner product."),
+              "not_a_linear": N_("you returned a module of another kind than nn.Linear. It may compute the same "
+                              "logits, but the exercise asks for the head as an nn.Linear(d, V), the layer a "
+                              "model's head is and whose weight and bias other code reads: build that layer and "
+                              "give it the embedding's Parameter as its weight."),
+              "bias_dtype": N_("your bias has another dtype than the tied weight (the embedding's), and PyTorch does "
+                            "not mix dtypes in one layer: the head cannot be applied. Make the bias in the "
+                            "weight's dtype — nn.Linear's own bias already is; zero it in place."),
           })
 def tied_head_with_bias(answer, solution):
     embedding = nn.Embedding(12, 5)
     original, before = embedding.weight, embedding.weight.detach().clone()
     head = answer(embedding)
-    expect_type(head, nn.Linear, "tied_head_with_bias(embedding)")
+    expect_type(head, nn.Linear, "tied_head_with_bias(embedding)",
+                mistake="not_a_linear" if isinstance(head, nn.Module) and head is not embedding else None)
     if (head.in_features, head.out_features) != (5, 12):
         raise Mismatch(tr("the head must map d = 5 numbers to V = 12 logits"), "(in_features, out_features) = (5, 12)",
                        f"(in_features, out_features) = {(head.in_features, head.out_features)}",
@@ -162,6 +204,9 @@ def tied_head_with_bias(answer, solution):
         raise Mismatch(tr("the head needs one bias entry per token, shape (V,) = (12,)"),
                        tr("a bias of shape {shape}", shape=(12,)), tr("a bias of shape {shape}",
                                                                       shape=tuple(head.bias.shape)))
+    if head.bias.dtype != embedding.weight.dtype:
+        raise Mismatch(tr("the bias must have the tied weight's dtype"), embedding.weight.dtype, head.bias.dtype,
+                       mistake="bias_dtype")
     if not head.bias.requires_grad:
         raise Mismatch(tr("the bias must be trainable, like the tied weight"), "head.bias.requires_grad is True",
                        "head.bias.requires_grad is False")

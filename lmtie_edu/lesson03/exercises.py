@@ -44,6 +44,21 @@ def _known(**answers):
                                  "logit through the softmax, so row j receives (p_j - y_j) h: the target row "
                                  "(p_target - 1) h, and every other row p_j h, pushed away from h in proportion to "
                                  "its probability. A softmax probability is never 0, so every row gets a gradient."),
+              "divided_by_width": N_("your gradient is the right one divided by d, the size of h. Nothing averages "
+                                  "over the hidden size: the cross-entropy of one prediction has the gradient "
+                                  "(p - y) ⊗ h, as it is."),
+              "gradient_of_h": N_("you returned the gradient with respect to the hidden state h, W_outᵀ(p - y), of "
+                               "shape (d,): what flows back into the model. The exercise asks for the gradient "
+                               "with respect to W_out, one row per token: the outer product (p - y) ⊗ h, (V, d)."),
+              "sigmoid_not_softmax": N_("you turned the logits into probabilities with a sigmoid, one token at a "
+                                     "time, as for binary labels. The cross-entropy over V tokens uses a softmax "
+                                     "over all the logits: p = softmax(W_out h)."),
+              "softmax_of_one_logit": N_("all your probabilities are 1: the softmax ran over an axis of size 1 (a "
+                                      "batch axis you added, or the wrong dim), so each logit was normalised "
+                                      "against itself alone. Take the softmax over the V logits."),
+              "target_row_for_h": N_("you multiplied p - y by the target's output vector, W_out's target row, "
+                                  "instead of by h. Logit z_j = w_j·h changes with row w_j at the rate h: row j of "
+                                  "the gradient is (p_j - y_j) h."),
           })
 def head_gradient(answer, solution):
     generator = torch.Generator().manual_seed(5)
@@ -60,9 +75,13 @@ def head_gradient(answer, solution):
             got = answer(h.clone(), W_out.clone(), target)
         expect_type(got, torch.Tensor, what)
         p = F.softmax(W_out @ h, dim=0)
+        y = F.one_hot(torch.tensor(target), W_out.shape[0]).to(p.dtype)
         expect_close(got, expected, what, atol=1e-5, wrong=_known(
             transposed=expected.T, no_target_term=torch.outer(p, h), sign_flipped=-expected,
-            only_target_row=_target_row_only(got, target, expected.shape)))
+            only_target_row=_target_row_only(got, target, expected.shape),
+            divided_by_width=expected / h.shape[0], gradient_of_h=W_out.T @ (p - y),
+            sigmoid_not_softmax=torch.outer(torch.sigmoid(W_out @ h) - y, h),
+            softmax_of_one_logit=torch.outer(1 - y, h), target_row_for_h=torch.outer(p - y, W_out[target])))
     return len(cases)
 
 
@@ -97,6 +116,16 @@ def _target_row_only(got, target, shape):
                                       "of the loss with respect to each looked-up vector (any 1/n of a mean loss is "
                                       "already in it); the lookup only routes each row of it to its id's row, "
                                       "adding them up."),
+              "mean_upstream": N_("you gave every position the mean of the upstream rows. Each position has its own "
+                               "gradient, row t of upstream: add upstream[t] itself to the row of ids[t]."),
+              "sign_flipped": N_("every entry has the opposite sign: you returned minus the gradient, the direction "
+                              "an update moves. The lookup passes the upstream rows on as they are."),
+              "rows_by_position": N_("you added upstream[t] to row t, the position, not to the row of the token "
+                                  "looked up there. The vector at position t came from row ids[t] of the matrix: "
+                                  "that row receives its gradient."),
+              "shifted_by_one": N_("you paired each id with the upstream row of the position before it (a "
+                                "next-token shift). No shift here: upstream[t] is the gradient of the vector looked "
+                                "up at position t, and goes to row ids[t]."),
           })
 def lookup_gradient(answer, solution):
     generator = torch.Generator().manual_seed(6)
@@ -116,8 +145,17 @@ def lookup_gradient(answer, solution):
         counts = torch.bincount(ids, minlength=vocab_size).clamp(min=1).unsqueeze(1)
         expect_close(got, expected, what, wrong=_known(
             overwrite=_one_write_per_id(got, ids, upstream, expected), mean_of_repeats=expected / counts,
-            divided_by_positions=expected / len(ids)))
+            divided_by_positions=expected / len(ids),
+            mean_upstream=torch.bincount(ids, minlength=vocab_size).to(upstream.dtype).unsqueeze(1)
+            * upstream.mean(dim=0), sign_flipped=-expected,
+            rows_by_position=_by_positions(len(ids), upstream, vocab_size),
+            shifted_by_one=solution(ids[1:], upstream[:-1], vocab_size)))
     return len(cases)
+
+
+def _by_positions(n, upstream, vocab_size):
+    """Row t gets upstream[t] (the position for the id), or None when there are more positions than rows."""
+    return solutions.lookup_gradient(torch.arange(n), upstream, vocab_size) if n <= vocab_size else None
 
 
 def _one_write_per_id(got, ids, upstream, expected):
@@ -153,6 +191,18 @@ def _one_write_per_id(got, ids, upstream, expected):
               "per_window": N_("you checked each target against its own window only. An input row is trained whenever "
                             "its token is read in any window of the data, so a target is starved only if no window "
                             "at all reads it."),
+              "first_window_only": N_("you compared every target with the first input window only (inputs[0]), as "
+                                   "if it held the inputs of all the windows. A token is read if it occurs in any "
+                                   "window: gather the ids of all of inputs."),
+              "intersection": N_("you listed the tokens that are both predicted and read (the intersection of the "
+                              "two sets): their rows do get gradients. The starved ones are predicted but never "
+                              "read: the targets minus the inputs."),
+              "never_predicted": N_("you listed the tokens that are never predicted (never a target). The starved "
+                                 "input rows are those of tokens never read, among the tokens that are "
+                                 "predicted: the targets minus the inputs."),
+              "compared_counts": N_("you listed the tokens predicted more often than they are read. One read is "
+                                 "enough: a token read even once is looked up, and its input row gets a gradient. "
+                                 "Starved are the tokens predicted but never read."),
           })
 def starved_input_rows(answer, solution):
     cases = [(torch.tensor([[0, 0], [0, 2], [2, 3]]), torch.tensor([2, 3, 1]), 5),
@@ -178,11 +228,21 @@ def starved_input_rows(answer, solution):
         per_window = sorted({t for row, t in zip(inputs.tolist(), targets.tolist(), strict=True) if t not in row})
         if got == per_window != expected and not _checks_each_window(answer):
             per_window = None  # the same list, for another reason (e.g. every target against the first window only)
+        first_window = sorted(targets_set - set(inputs[0].tolist()))
+        predicted = torch.bincount(targets.flatten(), minlength=vocab_size)
+        times_read = torch.bincount(inputs.flatten(), minlength=vocab_size)
+        # counts and intersection both give [2] in the last case; an answer by intersection fails the first case
+        by_counts = [j for j in range(vocab_size) if predicted[j] > times_read[j]]
         expect_equal(got, expected, what, wrong={
             "never_seen_included": sorted(set(range(vocab_size)) - read),
             "swapped": sorted(read - targets_set),
             "per_window": per_window,
-            "missed_context_positions": got if got in by_some_positions else None})
+            "missed_context_positions": got if got in by_some_positions else None,
+            "first_window_only": first_window if got == first_window != expected and _checks_first_window(answer)
+            else None,
+            "compared_counts": by_counts,
+            "intersection": sorted(targets_set & read) if sorted(targets_set & read) != by_counts else None,
+            "never_predicted": sorted(set(range(vocab_size)) - targets_set)})
     return len(cases)
 
 
@@ -190,3 +250,8 @@ def _checks_each_window(answer) -> bool:
     """Does the answer give, on a case where the two differ, what checking each target against its own window
     gives ([0, 1]) rather than checking them all against the first window ([0])?"""
     return answer(torch.tensor([[1, 1], [0, 2]]), torch.tensor([0, 1]), 3) == [0, 1]
+
+
+def _checks_first_window(answer) -> bool:
+    """Does the answer give, on that case, what checking every target against the first window gives ([0])?"""
+    return answer(torch.tensor([[1, 1], [0, 2]]), torch.tensor([0, 1]), 3) == [0]

@@ -1,38 +1,22 @@
 """Wrong answers from a fresh student's review (issue 36, item 3) that a check passed, broke on, or diagnosed as a
 mistake they do not make. Each must now fail, through the lesson's own ``ex``, with the diagnosis named here
-(None: no named mistake fits, and none may be given). The three that now have a named mistake of their own are
+(None: no named mistake fits, and none may be given). Those that now have a named mistake of their own are
 also in their lessons' WRONG corpora, from where they are taken."""
 
 import importlib
 
 import pytest
-import torch
-from torch import nn
 
 from lmtie_edu.kit.exercises import HINTS_SHOWN
 from tests.lesson02.wrong_answers import (
     head_freezing_the_shared_weight as tied_head_freezing_the_shared_weight,
 )
+from tests.lesson02.wrong_answers import (
+    head_with_a_float64_bias as tied_head_with_a_float64_bias,
+)
+from tests.lesson03.wrong_answers import starved_against_the_first_window, starved_by_counts
 from tests.lesson05.wrong_answers import status_requires_grad_first as status_asking_requires_grad_first
 from tests.lesson08.wrong_answers import groups_by_equal_values
-
-
-def tied_head_with_a_float64_bias(embedding):
-    V, d = embedding.weight.shape
-    head = nn.Linear(d, V)
-    head.weight = embedding.weight
-    head.bias = nn.Parameter(torch.zeros(V, dtype=torch.float64))
-    return head
-
-
-def starved_by_counts(inputs, targets, vocab_size):  # predicted more often than read
-    predicted = torch.bincount(targets.flatten(), minlength=vocab_size)
-    read = torch.bincount(inputs.flatten(), minlength=vocab_size)
-    return [j for j in range(vocab_size) if predicted[j] > read[j]]
-
-
-def starved_against_the_first_window(inputs, targets, vocab_size):
-    return sorted(set(targets.tolist()) - set(inputs[0].tolist()))
 
 
 def tied_width_with_a_head_bias_in_the_budget(vocab_size, d_model, context, hidden):
@@ -73,9 +57,9 @@ def widest_stepping_by_the_head_size(vocab_size, d_model, n_layers, n_heads, con
 
 REVIEWED = [  # (lesson, exercise, answer, the diagnosis it must get, or None)
     ("02", "tied_head_with_bias", tied_head_freezing_the_shared_weight, "froze_shared"),          # passed
-    ("02", "tied_head_with_bias", tied_head_with_a_float64_bias, None),                          # broke the check
-    ("03", "starved_input_rows", starved_by_counts, None),                                        # passed
-    ("03", "starved_input_rows", starved_against_the_first_window, None),                         # per_window
+    ("02", "tied_head_with_bias", tied_head_with_a_float64_bias, "bias_dtype"),                  # broke the check
+    ("03", "starved_input_rows", starved_by_counts, "compared_counts"),                           # passed
+    ("03", "starved_input_rows", starved_against_the_first_window, "first_window_only"),          # per_window
     ("05", "tie_status", status_asking_requires_grad_first, "frozen_called_detached"),            # passed
     ("06", "tied_width", tied_width_with_a_head_bias_in_the_budget, "over_budget"),               # misleading text
     ("08", "linear_only_groups", groups_by_equal_values, "compared_values"),                      # passed

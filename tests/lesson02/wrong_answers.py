@@ -201,6 +201,66 @@ def head_with_random_bias(embedding):
     return _head(embedding, zero_bias=False)
 
 
+class _HandWrittenHead(nn.Module):
+    def __init__(self, embedding):
+        super().__init__()
+        self.embedding = embedding
+        self.bias = nn.Parameter(torch.zeros(embedding.weight.shape[0]))
+
+    def forward(self, h):
+        return h @ self.embedding.weight.T + self.bias
+
+
+def head_of_its_own_kind(embedding):  # the right logits, but no nn.Linear
+    return _HandWrittenHead(embedding)
+
+
+def head_with_a_float64_bias(embedding):
+    V, d = embedding.weight.shape
+    head = nn.Linear(d, V)
+    head.weight = embedding.weight
+    head.bias = nn.Parameter(torch.zeros(V, dtype=torch.float64))
+    return head
+
+
+def cosine_by_softmax(W):
+    return torch.softmax(W, dim=1)
+
+
+def cosine_standardised(W):
+    return (W - W.mean(dim=1, keepdim=True)) / W.std(dim=1, keepdim=True)
+
+
+def cosine_times_norm(W):
+    return W * W.norm(dim=1, keepdim=True)
+
+
+def beating_the_mean_logit(W, i):
+    logits = W @ W[i]
+    return [j for j in range(W.shape[0]) if j != i and logits[j] > logits.mean()]
+
+
+def beaten_by_i(W, i):
+    logits = W @ W[i]
+    return [j for j in range(W.shape[0]) if logits[j] < logits[i]]
+
+
+def beating_after_removing_i(W, i):   # positions in the logits without i's
+    logits = W @ W[i]
+    others = torch.cat([logits[:i], logits[i + 1:]])
+    return [int(j) for j in torch.nonzero(others > logits[i]).flatten()]
+
+
+def beating_longer_and_positive(W, i):
+    norms, logits = W.norm(dim=1), W @ W[i]
+    return [j for j in range(W.shape[0]) if norms[j] > norms[i] and logits[j] > 0]
+
+
+def beating_only_the_winner(W, i):
+    top = int((W @ W[i]).argmax())
+    return [] if top == i else [top]
+
+
 def head_is_embedding(embedding):  # not a head at all
     return embedding
 
@@ -221,12 +281,17 @@ def head_freezing_the_shared_weight(embedding):  # "only the bias is the head's 
 
 WRONG = {
     "cosine_head": {"columns": cosine_by_columns, "in_place": cosine_in_place, "no_keepdim": cosine_without_keepdim,
-                    "lengths_kept": cosine_by_matrix_norm},
+                    "lengths_kept": cosine_by_matrix_norm, "softmax_rows": cosine_by_softmax,
+                    "standardised_rows": cosine_standardised, "times_norm": cosine_times_norm},
     "tokens_beating_self": {"includes_self": beating_including_self, "by_norm": beating_by_norm,
-                            "ties_included": beating_ties_included, "norm_not_squared": beating_norm_not_squared},
+                            "ties_included": beating_ties_included, "norm_not_squared": beating_norm_not_squared,
+                            "above_mean_logit": beating_the_mean_logit, "beaten_by_i": beaten_by_i,
+                            "index_shift": beating_after_removing_i, "longer_and_positive": beating_longer_and_positive,
+                            "only_the_winner": beating_only_the_winner},
     "tied_head_with_bias": {"copy_not_share": head_by_copy, "second_parameter": head_by_data,
                             "reversed_tie": head_reversed, "transposed_layer": head_transposed,
-                            "bias_not_zero": head_with_random_bias, "froze_shared": head_freezing_the_shared_weight},
+                            "bias_not_zero": head_with_random_bias, "froze_shared": head_freezing_the_shared_weight,
+                            "not_a_linear": head_of_its_own_kind, "bias_dtype": head_with_a_float64_bias},
 }
 
 SHORTCUTS = {

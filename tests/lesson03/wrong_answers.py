@@ -171,14 +171,85 @@ def starved_as_set(inputs, targets, vocab_size):
     return set(targets.tolist()) - set(inputs.flatten().tolist())
 
 
+# -- answers of the mistakes named since the fresh student's review (issue 36) ------------------------------------
+
+
+def _p_minus_y(h, W_out, target, probabilities=None):
+    p = F.softmax(W_out @ h, dim=0) if probabilities is None else probabilities
+    return p - F.one_hot(torch.tensor(target), W_out.shape[0]).to(p.dtype)
+
+
+def head_gradient_divided_by_width(h, W_out, target):
+    return torch.outer(_p_minus_y(h, W_out, target), h) / h.shape[0]
+
+
+def head_gradient_of_h(h, W_out, target):
+    return W_out.T @ _p_minus_y(h, W_out, target)
+
+
+def head_gradient_with_sigmoid(h, W_out, target):
+    return torch.outer(_p_minus_y(h, W_out, target, torch.sigmoid(W_out @ h)), h)
+
+
+def head_gradient_softmax_over_one_logit(h, W_out, target):
+    p = F.softmax((W_out @ h).unsqueeze(0), dim=0).squeeze(0)
+    return torch.outer(_p_minus_y(h, W_out, target, p), h)
+
+
+def head_gradient_with_target_row(h, W_out, target):
+    return torch.outer(_p_minus_y(h, W_out, target), W_out[target])
+
+
+def lookup_gradient_of_mean_upstream(ids, upstream, vocab_size):
+    return torch.bincount(ids, minlength=vocab_size).to(upstream.dtype).unsqueeze(1) * upstream.mean(dim=0)
+
+
+def lookup_gradient_negated(ids, upstream, vocab_size):
+    return -torch.zeros(vocab_size, upstream.shape[1]).index_add(0, ids, upstream)
+
+
+def lookup_gradient_by_position(ids, upstream, vocab_size):
+    return torch.zeros(vocab_size, upstream.shape[1]).index_add(0, torch.arange(len(ids)), upstream)
+
+
+def lookup_gradient_shifted(ids, upstream, vocab_size):
+    return torch.zeros(vocab_size, upstream.shape[1]).index_add(0, ids[1:], upstream[:-1])
+
+
+def starved_against_the_first_window(inputs, targets, vocab_size):
+    return sorted(set(targets.tolist()) - set(inputs[0].tolist()))
+
+
+def starved_by_intersection(inputs, targets, vocab_size):
+    return sorted(set(targets.tolist()) & set(inputs.flatten().tolist()))
+
+
+def starved_never_predicted(inputs, targets, vocab_size):
+    return sorted(set(range(vocab_size)) - set(targets.tolist()))
+
+
+def starved_by_counts(inputs, targets, vocab_size):  # predicted more often than read
+    predicted = torch.bincount(targets.flatten(), minlength=vocab_size)
+    read = torch.bincount(inputs.flatten(), minlength=vocab_size)
+    return [j for j in range(vocab_size) if predicted[j] > read[j]]
+
+
 WRONG = {
     "head_gradient": {"transposed": head_gradient_transposed, "no_target_term": head_gradient_without_target,
-                      "sign_flipped": head_gradient_sign_flipped, "only_target_row": head_gradient_only_target_row},
+                      "sign_flipped": head_gradient_sign_flipped, "only_target_row": head_gradient_only_target_row,
+                      "divided_by_width": head_gradient_divided_by_width, "gradient_of_h": head_gradient_of_h,
+                      "sigmoid_not_softmax": head_gradient_with_sigmoid,
+                      "softmax_of_one_logit": head_gradient_softmax_over_one_logit,
+                      "target_row_for_h": head_gradient_with_target_row},
     "lookup_gradient": {"overwrite": lookup_gradient_by_assignment, "mean_of_repeats": lookup_gradient_averaging_repeats,
-                        "divided_by_positions": lookup_gradient_divided_by_positions},
+                        "divided_by_positions": lookup_gradient_divided_by_positions,
+                        "mean_upstream": lookup_gradient_of_mean_upstream, "sign_flipped": lookup_gradient_negated,
+                        "rows_by_position": lookup_gradient_by_position, "shifted_by_one": lookup_gradient_shifted},
     "starved_input_rows": {"never_seen_included": starved_including_unseen,
                            "missed_context_positions": starved_by_first_position, "swapped": starved_swapped,
-                           "per_window": starved_per_window},
+                           "per_window": starved_per_window, "first_window_only": starved_against_the_first_window,
+                           "intersection": starved_by_intersection, "never_predicted": starved_never_predicted,
+                           "compared_counts": starved_by_counts},
 }
 
 # further answers that must be diagnosed as a named mistake (not one per key, so not in WRONG)
