@@ -47,6 +47,19 @@ def _matches(got, value) -> bool:
                                 "once, so its total is the tied one."),
               "percent": N_("your numbers are 100 times too large: the exercise asks for shares (fractions such as "
                          "0.31), not percentages."),
+              "rounded": N_("you rounded your shares. Return them as computed, unrounded: rounding is for printing "
+                         "them, and a rounded share is no longer V·d divided by a total."),
+              "two_matrices": N_("your shares are twice too large: you counted the saving as two V×d matrices. "
+                              "Tying removes one matrix — the head's — and the embedding stays: the saving is V·d."),
+              "complement": N_("you returned what is left, 1 − share, not the share saved. The saved share is V·d "
+                            "divided by the total."),
+              "untied_saves_nothing": N_("for a build that does not tie you returned zeros. It saved nothing, but "
+                                      "the question is what tying saves, whichever way the model was built: V·d, "
+                                      "as a share of the tied total (total − V·d here) and of the untied total "
+                                      "(total itself)."),
+              "untied_plus_matrix": N_("for a build that does not tie, your second share divides by total + V·d. "
+                                    "That build's total already holds the head: it is the untied total itself, "
+                                    "and only a build that ties needs V·d added."),
           })
 def saved_shares(answer, solution):
     cases = 0
@@ -65,7 +78,12 @@ def saved_shares(answer, solution):
         tied_total = runs[True][1]       # the total of the build that ties
         as_untied = _matches(runs[True][2], (saving / (tied_total - saving), saving / tied_total))
         as_tied = _matches(runs[False][2], (saving / runs[False][1], saving / (runs[False][1] + saving)))
-        by_value = {"swapped": expected[::-1], "percent": (100 * expected[0], 100 * expected[1])}
+        by_value = {"swapped": [expected[::-1]], "percent": [(100 * expected[0], 100 * expected[1])],
+                    "rounded": [(round(expected[0], n), round(expected[1], n)) for n in range(1, 5)],
+                    "two_matrices": [(2 * expected[0], 2 * expected[1])],
+                    "complement": [(1 - expected[0], 1 - expected[1])],
+                    "untied_saves_nothing": [(0, 0)] if wrong == [False] else [],
+                    "untied_plus_matrix": [(expected[0], saving / (total + saving))] if wrong == [False] else []}
         if wrong == [False] and as_tied:
             mistake = "ignores_ties"
         elif wrong == [True] and as_untied:
@@ -73,7 +91,7 @@ def saved_shares(answer, solution):
         elif wrong == [True, False] and as_untied and as_tied:
             mistake = "ties_backwards"
         else:
-            mistake = next((key for key, value in by_value.items() if _matches(got, value)), None)
+            mistake = next((key for key, values in by_value.items() if any(_matches(got, v) for v in values)), None)
         raise Mismatch(tr("{what}: wrong shares", what=what), expected, got, mistake=mistake,
                        where=shares_where(got, V, d, total, wrong[0]))
     return cases
@@ -104,7 +122,25 @@ def saved_shares(answer, solution):
               "final_norm": N_("your total is short by exactly d = hidden_size parameters: the final RMSNorm. After "
                             "the last layer a Llama-style model normalises once more, with one scale vector of "
                             "size d (besides the two per layer)."),
-          })
+              "flag_indexed": N_("you read config[\"tie_word_embeddings\"] directly, and this config.json leaves "
+                              "the flag out (a config may: transformers then takes the class's default, False for "
+                              "LlamaConfig). Read it with that default: config.get(\"tie_word_embeddings\", False)."),
+              "twelve_d_squared": N_("you counted 12·d² per layer, GPT-2's rule of thumb (full-width K and V, an MLP "
+                                  "of width 4d). A Llama-style layer has grouped-query K and V (num_key_value_heads "
+                                  "heads) and a SwiGLU MLP of width intermediate_size: 2·d² + 2·d·d_kv + 3·d·d_ff, "
+                                  "plus its two norms."),
+              "kv_heads_as_width": N_("your total is too small: K and V have num_key_value_heads heads of size "
+                                   "hidden_size / num_attention_heads each, so their width is the number of K/V "
+                                   "heads times that head size — you took the number of heads alone as the "
+                                   "width."),
+              "norm_biases": N_("you counted a bias in every norm of the layers (LayerNorm's 2·d). Llama-style "
+                             "models use RMSNorm: one scale vector of d per norm, no bias."),
+              "position_table": N_("you counted a learned position table of max_position_embeddings × d, as GPT-2 "
+                                "has. Llama-style models use rotary position embeddings (RoPE; rope_theta in the "
+                                "config): they have no parameters."),
+          },
+          on_error=lambda error: "flag_indexed" if isinstance(error, KeyError) and error.args == (
+              "tie_word_embeddings",) else None)
 def saving_from_config(answer, solution):
     for name, config in CONFIGS.items():
         what = tr("saving_from_config(the config of {name})", name=tr(name))
@@ -122,12 +158,26 @@ def saving_from_config(answer, solution):
         elif ties and got[0] == expected[0]:
             total = expected[0] / expected[1]
             full_kv = solution({**config, "num_key_value_heads": config["num_attention_heads"]})
-            by_total = {"untied_denominator": total + V * d, "non_vocab_denominator": total - V * d,
-                        "final_norm": total - d, "full_kv": expected[0] / full_kv[1]}
-            mistake = next((key for key, n in by_total.items() if close(got[1], V * d / n)), None)
+            layers = config["num_hidden_layers"]
+            kv_as_width = solution({**config, "num_attention_heads": d})   # a head size of 1: d_kv = the K/V heads
+            by_total = {"untied_denominator": [total + V * d], "non_vocab_denominator": [total - V * d],
+                        "final_norm": [total - d], "full_kv": [expected[0] / full_kv[1]],
+                        "twelve_d_squared": [V * d + layers * (12 * d * d + norms) + final
+                                             for norms in (0, 2 * d) for final in (0, d)],
+                        "kv_heads_as_width": [expected[0] / kv_as_width[1]],
+                        "norm_biases": [total + 2 * d * layers, total + 2 * d * layers + d],
+                        "position_table": [total + config["max_position_embeddings"] * d]}
+            mistake = next((key for key, totals in by_total.items() if any(close(got[1], V * d / n) for n in totals)),
+                           None)
+
         raise Mismatch(tr("{what}: wrong (parameters saved, share of the published total)", what=what), expected, got,
                        mistake=mistake, where=config_where(got, expected, V, d))
     return len(CONFIGS)
+
+
+def _around(bound: float) -> list[int]:
+    """The whole numbers an answer that solved for ``bound`` may return: rounded up, down, to the nearest."""
+    return [math.ceil(bound), math.floor(bound), round(bound)]
 
 
 @exercise(solutions.vocab_for_share,
@@ -150,6 +200,11 @@ def saving_from_config(answer, solution):
                                        "so V appears on both sides: V·d ≥ share·(N + V·d)."),
               "parameters_not_tokens": N_("your number is d times too large: it is the number of parameters V·d, "
                                        "not the number of tokens V. Divide by the width."),
+              "d_dropped_in_total": N_("you wrote the tied total as N + V, without the width: the matrix holds V·d "
+                                    "parameters, in the total as in the saving. Solve V·d / (N + V·d) ≥ share."),
+              "inverted_fraction": N_("your bound is upside down: (1 − share)·N / (share·d) instead of "
+                                   "share·N / ((1 − share)·d). From V·d ≥ share·(N + V·d): "
+                                   "V·d·(1 − share) ≥ share·N."),
           })
 def vocab_for_share(answer, solution):
     for share, d, non_vocab in VOCAB_CASES:
@@ -165,7 +220,9 @@ def vocab_for_share(answer, solution):
                  "untied_total": [math.ceil(share * non_vocab / (d * (1 - 2 * share)))],
                  "non_vocab_denominator": [math.ceil(non_vocab_bound), math.floor(non_vocab_bound),
                                            round(non_vocab_bound)],
-                 "parameters_not_tokens": [math.ceil(share * non_vocab / (1 - share)), expected * d]}
+                 "parameters_not_tokens": [math.ceil(share * non_vocab / (1 - share)), expected * d],
+                 "d_dropped_in_total": _around(share * non_vocab / (d - share)),
+                 "inverted_fraction": _around((1 - share) * non_vocab / (share * d))}
         mistake = next((key for key, values in wrong.items() if got in values), None)
         raise Mismatch(tr("{what}: the smallest V reaching the share", what=what), expected, got, mistake=mistake,
                        where=vocab_where(got, share, d, non_vocab))

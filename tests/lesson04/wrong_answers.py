@@ -50,6 +50,27 @@ def shares_untied_by_wrong_link(vocab_size, d_model, total, ties):  # s_u = s_t 
     return s_t, s_t / (1 - s_t)
 
 
+def shares_rounded(vocab_size, d_model, total, ties):
+    return tuple(round(s, 2) for s in solutions.saved_shares(vocab_size, d_model, total, ties))
+
+
+def shares_of_two_matrices(vocab_size, d_model, total, ties):
+    return tuple(2 * s for s in solutions.saved_shares(vocab_size, d_model, total, ties))
+
+
+def shares_kept(vocab_size, d_model, total, ties):
+    return tuple(1 - s for s in solutions.saved_shares(vocab_size, d_model, total, ties))
+
+
+def shares_of_nothing_when_untied(vocab_size, d_model, total, ties):
+    return solutions.saved_shares(vocab_size, d_model, total, ties) if ties else (0.0, 0.0)
+
+
+def shares_untied_plus_the_matrix(vocab_size, d_model, total, ties):  # total + V·d whether or not the build ties
+    saving = vocab_size * d_model
+    return saving / (total if ties else total - saving), saving / (total + saving)
+
+
 def shares_only_of_tied(vocab_size, d_model, total, ties):  # one number where a pair is asked
     return solutions.saved_shares(vocab_size, d_model, total, ties)[0]
 
@@ -113,6 +134,41 @@ def saving_with_one_kv_head(config):  # multi-query attention: K and V of one he
     return _tied_saving(config, kv_heads=1)
 
 
+def saving_indexing_the_flag(config):
+    if not config["tie_word_embeddings"]:
+        return 0, 0.0
+    return solutions.saving_from_config(config)
+
+
+def saving_of_twelve_d_squared_layers(config):  # GPT-2's rule of thumb
+    if not config.get("tie_word_embeddings", False):
+        return 0, 0.0
+    V, d = config["vocab_size"], config["hidden_size"]
+    return V * d, V * d / (V * d + config["num_hidden_layers"] * 12 * d * d + d)
+
+
+def saving_with_kv_heads_as_width(config):  # d_kv = num_key_value_heads, the head size left out
+    if not config.get("tie_word_embeddings", False):
+        return 0, 0.0
+    V, d, d_ff, kv = (config[key] for key in ("vocab_size", "hidden_size", "intermediate_size", "num_key_value_heads"))
+    per_layer = 2 * d * d + 2 * d * kv + 3 * d * d_ff + 2 * d
+    return V * d, V * d / (V * d + config["num_hidden_layers"] * per_layer + d)
+
+
+def saving_with_norm_biases(config):
+    saved, share = solutions.saving_from_config(config)
+    if not saved:
+        return saved, share
+    return saved, saved / (saved / share + 2 * config["hidden_size"] * config["num_hidden_layers"])
+
+
+def saving_with_a_position_table(config):
+    saved, share = solutions.saving_from_config(config)
+    if not saved:
+        return saved, share
+    return saved, saved / (saved / share + config["max_position_embeddings"] * config["hidden_size"])
+
+
 def saving_reading_a_missing_flag_as_tied(config):  # config.get("tie_word_embeddings", True)
     return solutions.saving_from_config({"tie_word_embeddings": True, **config})
 
@@ -157,6 +213,17 @@ def vocab_in_parameters(share, d_model, non_vocab):
     return math.ceil(share * non_vocab / (1 - share))
 
 
+def vocab_without_d_in_total(share, d_model, non_vocab):  # V·d / (N + V) ≥ share
+    vocab = 1
+    while vocab * d_model / (non_vocab + vocab) < share:
+        vocab += 1
+    return vocab
+
+
+def vocab_of_inverted_fraction(share, d_model, non_vocab):
+    return math.ceil((1 - share) * non_vocab / (d_model * share))
+
+
 def vocab_as_float(share, d_model, non_vocab):
     return float(solutions.vocab_for_share(share, d_model, non_vocab))
 
@@ -164,14 +231,20 @@ def vocab_as_float(share, d_model, non_vocab):
 WRONG = {
     "saved_shares": {"swapped": shares_swapped, "ignores_ties": shares_ignoring_ties,
                      "assumes_untied": shares_assuming_untied, "ties_backwards": shares_ties_backwards,
-                     "percent": shares_in_percent},
+                     "percent": shares_in_percent, "rounded": shares_rounded, "two_matrices": shares_of_two_matrices,
+                     "complement": shares_kept, "untied_saves_nothing": shares_of_nothing_when_untied,
+                     "untied_plus_matrix": shares_untied_plus_the_matrix},
     "saving_from_config": {"absent_flag_as_tied": saving_reading_a_missing_flag_as_tied,
                            "ignores_tie": saving_ignoring_the_flag, "untied_denominator": saving_of_untied_total,
                            "non_vocab_denominator": saving_of_non_vocab_total, "full_kv": saving_with_full_kv,
-                           "final_norm": saving_without_final_norm},
+                           "final_norm": saving_without_final_norm, "flag_indexed": saving_indexing_the_flag,
+                           "twelve_d_squared": saving_of_twelve_d_squared_layers,
+                           "kv_heads_as_width": saving_with_kv_heads_as_width, "norm_biases": saving_with_norm_biases,
+                           "position_table": saving_with_a_position_table},
     "vocab_for_share": {"rounds_down": vocab_rounded_down, "one_too_many": vocab_plus_one,
                         "untied_total": vocab_for_untied_share, "non_vocab_denominator": vocab_for_non_vocab_share,
-                        "parameters_not_tokens": vocab_in_parameters},
+                        "parameters_not_tokens": vocab_in_parameters, "d_dropped_in_total": vocab_without_d_in_total,
+                        "inverted_fraction": vocab_of_inverted_fraction},
 }
 
 CAUGHT = {
