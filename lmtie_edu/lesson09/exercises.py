@@ -18,7 +18,8 @@ __all__ = ["bilinear_scores", "centred_unused_scores", "hint", "recall_at_k"]  #
 # Ten distinct scores; k below, equal to and above the number of suspects, so that dividing by k, counting, or
 # taking the lowest scores each give another value in some case.
 RECALL_SCORES = [0.3, 2.5, -1.0, 0.9, 4.0, 1.7, -0.2, 3.1, 0.1, 2.2]
-RECALL_CASES = [([4, 7, 2], 2), ([4, 7, 2], 3), ([1, 9, 5, 6], 5), ([2, 6], 4), ([5, 3], 4), ([4, 7], 1)]
+RECALL_CASES = [([4, 7, 2], 2), ([4, 7, 2], 3), ([1, 9, 5, 6], 5), ([2, 6], 4), ([5, 3], 4), ([4, 7], 1),
+                ([4, 7], 2), ([5, 0], 1)]  # every suspect flagged (// gives 1); k + 1 ids differ from those above the mean
 
 
 def _recall(scores: torch.Tensor, suspects: list[int], flagged: torch.Tensor) -> tuple[int, int]:
@@ -36,7 +37,20 @@ def _recall(scores: torch.Tensor, suspects: list[int], flagged: torch.Tensor) ->
                     "per_flagged": N_("you divided by k, the number of flagged ids: that is the share of the flagged ids "
                     "that are suspects (precision). Recall divides by the number of suspects."),
                     "count": N_("you returned how many suspects were flagged; recall is that count divided by the "
-                    "number of suspects, a share between 0 and 1.")})
+                    "number of suspects, a share between 0 and 1."),
+                    "one_too_many": N_("you flagged k + 1 ids: in the scores sorted from the highest, the k-th highest "
+                    "sits at index k − 1 (indices start at 0), so a threshold at index k lets one id too many "
+                    "through. Flag exactly k ids (torch.topk(scores, k))."),
+                    "suspects_only": N_("you ranked the suspects among themselves: the k flagged ids are the k highest "
+                    "scores of all the ids, and ids that are not suspects can take those places. Flag from all the "
+                    "scores, then count the suspects among the flagged."),
+                    "integer_division": N_("you divided with //, which rounds down to a whole number: the share is 0 "
+                    "unless every suspect is found. Divide with /."),
+                    "capped_denominator": N_("you divided by the smaller of k and the number of suspects: recall "
+                    "divides by the number of suspects, even when k is too small to flag them all (then recall "
+                    "cannot reach 1, and that is what it should show)."),
+                    "over_all_ids": N_("you divided by the number of all ids (len(scores)): recall divides the suspects "
+                    "found by the number of suspects.")})
 def recall_at_k(answer, solution):
     scores = torch.tensor(RECALL_SCORES, dtype=torch.float64)
     runs = []
@@ -45,7 +59,10 @@ def recall_at_k(answer, solution):
         expected = solution(scores.clone(), list(suspects), k)
         found, total = _recall(scores, suspects, torch.topk(scores, k).indices)
         low, _ = _recall(scores, suspects, torch.topk(scores, k, largest=False).indices)
-        mistakes = {"lowest_k": low / total, "per_flagged": found / k, "count": float(found)}
+        more, _ = _recall(scores, suspects, torch.topk(scores, k + 1).indices)
+        mistakes = {"lowest_k": low / total, "per_flagged": found / k, "count": float(found), "one_too_many": more / total,
+                    "suspects_only": min(k, total) / total, "integer_division": float(found // total),
+                    "capped_denominator": found / min(k, total), "over_all_ids": found / len(scores)}
         got = answer(scores.clone(), list(suspects), k)
         if isinstance(got, torch.Tensor) and got.numel() == 1:
             got = got.item()
@@ -75,6 +92,22 @@ def _own_row_mean_scores(matrix: torch.Tensor, known: list[int]) -> torch.Tensor
     return F.cosine_similarity(centred, centred[known].mean(0)[None, :], dim=1)
 
 
+def _centring_slips(matrix: torch.Tensor, known: list[int]) -> dict[str, torch.Tensor]:
+    """What four more slips return: the reference left unnormalised, the cosine down the columns, centring on the
+    other rows' mean, unit rows centred."""
+    centred = matrix - matrix.mean(0)
+    reference = centred[known].mean(0)
+    others = torch.ones(len(matrix), dtype=torch.bool)
+    others[known] = False
+    on_others = matrix - matrix[others].mean(0)
+    unit = F.normalize(matrix, dim=1)
+    unit_centred = unit - unit.mean(0)
+    return {"reference_not_normalised": F.normalize(centred, dim=1) @ reference,
+            "cosine_over_rows": F.cosine_similarity(centred, reference[None, :].expand_as(centred), dim=0),
+            "centred_on_other_rows": F.cosine_similarity(on_others, on_others[known].mean(0)[None, :], dim=1),
+            "normalised_before_centring": F.cosine_similarity(unit_centred, unit_centred[known].mean(0)[None, :], dim=1)}
+
+
 @exercise(solutions.centred_unused_scores,
           hints=[N_("Centre first: subtract the mean row (over all rows) from every row. Then do §4's recipe on the "
                  "centred matrix: the reference is the mean of the centred rows whose ids are in known_unused, and "
@@ -90,7 +123,16 @@ def _own_row_mean_scores(matrix: torch.Tensor, known: list[int]) -> torch.Tensor
                     "dot_product": N_("you scored each centred row by its dot product with the reference, not its "
                     "cosine: long rows then score high whatever their direction. Divide by both lengths."),
                     "own_row_mean": N_("you subtracted from each row its own mean (the mean over dim=1): centring "
-                    "subtracts the mean row — the mean over all rows, dim=0 — from every row.")})
+                    "subtracts the mean row — the mean over all rows, dim=0 — from every row."),
+                    "reference_not_normalised": N_("you divided each row by its length but not the reference: the "
+                    "cosine divides by both lengths, so every score came out times the reference's length."),
+                    "cosine_over_rows": N_("you took the cosine along dim=0, down the columns: one number per column. "
+                    "A score is one cosine per row, along dim=1, shape (V,)."),
+                    "centred_on_other_rows": N_("you centred with the mean of the rows that are not known unused: "
+                    "centring subtracts the mean row over all the rows, the known unused ones included."),
+                    "normalised_before_centring": N_("you made every row unit length before centring, so you "
+                    "subtracted the mean of the unit rows: centre the rows as they are (the cosine ignores their "
+                    "lengths afterwards).")})
 def centred_unused_scores(answer, solution):
     cases = _matrices()
     for what, matrix, known in cases:
@@ -101,7 +143,7 @@ def centred_unused_scores(answer, solution):
                  "reference_not_centred": F.cosine_similarity(centred, matrix[known].mean(0)[None, :], dim=1),
                  "rows_not_centred": F.cosine_similarity(matrix, centred[known].mean(0)[None, :], dim=1),
                  "dot_product": centred @ centred[known].mean(0),
-                 "own_row_mean": _own_row_mean_scores(matrix, known)}
+                 "own_row_mean": _own_row_mean_scores(matrix, known), **_centring_slips(matrix, known)}
         got = answer(matrix.clone(), list(known))
         expect_type(got, torch.Tensor, call)
         expect_close(got, expected, call, atol=1e-6, wrong=wrong)
@@ -119,7 +161,17 @@ def centred_unused_scores(answer, solution):
                     "no_matrix": N_("you returned the tied scores E Eᵀ without M: they are symmetric, which is what M "
                     "is there to break."),
                     "symmetrised": N_("you averaged the scores with their transpose: that makes them symmetric again, "
-                    "and a score of j after i equals the score of i after j — the very limit M removes.")})
+                    "and a score of j after i equals the score of i after j — the very limit M removes."),
+                    "transposes_outside": N_("you multiplied Eᵀ (d × V) by M (d × d), as in Eᵀ M E: their shapes do "
+                    "not fit, and Eᵀ M E would be d × d anyway. Row i of the scores is e_i M Eᵀ, so E comes first: "
+                    "the scores are V × V."),
+                    "diagonal_only": N_("you computed e_i M e_i for every i, the diagonal only: the scores hold "
+                    "e_i M e_j for every pair (i, j), a V × V matrix."),
+                    "softmaxed": N_("you returned probabilities (a softmax of each row): the exercise asks for the "
+                    "scores themselves, before any softmax."),
+                    "scaled_by_sqrt_d": N_("you divided by √d, as attention does: these scores are the plain bilinear "
+                    "form e_i M e_j, unscaled.")},
+          on_error=lambda error: "transposes_outside" if "(3x5 and 3x3)" in str(error) else None)
 def bilinear_scores(answer, solution):
     with seeded(4):
         E = torch.randn(5, 3, dtype=torch.float64)
@@ -130,5 +182,8 @@ def bilinear_scores(answer, solution):
     got = answer(E.clone(), M.clone())
     expect_type(got, torch.Tensor, call)
     expect_close(got, expected, call, atol=1e-9, wrong={"transposed": expected.T, "no_matrix": E @ E.T,
-                                                        "symmetrised": (expected + expected.T) / 2})
+                                                        "symmetrised": (expected + expected.T) / 2,
+                                                        "diagonal_only": torch.diagonal(expected),
+                                                        "softmaxed": torch.softmax(expected, dim=1),
+                                                        "scaled_by_sqrt_d": expected / E.shape[1] ** 0.5})
     return 1

@@ -126,13 +126,81 @@ def bilinear_as_numpy(E, M):
     return (E @ M @ E.T).numpy()
 
 
+def recall_among_suspects(scores, suspects, k):  # the suspects ranked among themselves
+    return min(k, len(suspects)) / len(suspects)
+
+
+def recall_integer_division(scores, suspects, k):
+    flagged = set(torch.topk(scores, k).indices.tolist())
+    return float(sum(s in flagged for s in suspects) // len(suspects))
+
+
+def recall_capped_denominator(scores, suspects, k):  # "at most k can be found"
+    flagged = set(torch.topk(scores, k).indices.tolist())
+    return sum(s in flagged for s in suspects) / min(k, len(suspects))
+
+
+def recall_over_all_ids(scores, suspects, k):
+    flagged = set(torch.topk(scores, k).indices.tolist())
+    return sum(s in flagged for s in suspects) / len(scores)
+
+
+def centred_reference_not_normalised(matrix, known_unused):
+    centred = matrix - matrix.mean(dim=0)
+    return F.normalize(centred, dim=1) @ centred[known_unused].mean(dim=0)
+
+
+def centred_cosine_over_rows(matrix, known_unused):
+    centred = matrix - matrix.mean(dim=0)
+    reference = centred[known_unused].mean(dim=0)
+    return F.cosine_similarity(centred, reference[None, :].expand_as(centred), dim=0)
+
+
+def centred_on_the_other_rows(matrix, known_unused):
+    others = torch.ones(matrix.shape[0], dtype=torch.bool)
+    others[known_unused] = False
+    centred = matrix - matrix[others].mean(dim=0)
+    return F.cosine_similarity(centred, centred[known_unused].mean(dim=0)[None, :], dim=1)
+
+
+def centred_unit_rows(matrix, known_unused):  # rows normalised first, then centred
+    unit = F.normalize(matrix, dim=1)
+    centred = unit - unit.mean(dim=0)
+    return F.cosine_similarity(centred, centred[known_unused].mean(dim=0)[None, :], dim=1)
+
+
+def bilinear_transposes_outside(E, M):
+    return E.T @ M @ E
+
+
+def bilinear_diagonal(E, M):
+    return ((E @ M) * E).sum(dim=1)
+
+
+def bilinear_softmaxed(E, M):
+    return F.softmax(E @ M @ E.T, dim=1)
+
+
+def bilinear_scaled(E, M):
+    return E @ M @ E.T / E.shape[1] ** 0.5
+
+
 WRONG = {
-    "recall_at_k": {"lowest_k": recall_lowest, "per_flagged": recall_per_flagged, "count": recall_count},
+    "recall_at_k": {"lowest_k": recall_lowest, "per_flagged": recall_per_flagged, "count": recall_count,
+                    "one_too_many": recall_top_k_plus_one, "suspects_only": recall_among_suspects,
+                    "integer_division": recall_integer_division, "capped_denominator": recall_capped_denominator,
+                    "over_all_ids": recall_over_all_ids},
     "centred_unused_scores": {"not_centred": centred_not, "reference_not_centred": centred_rows_only,
                               "rows_not_centred": centred_reference_only, "dot_product": centred_dot,
-                              "own_row_mean": centred_own_row_mean},
+                              "own_row_mean": centred_own_row_mean,
+                              "reference_not_normalised": centred_reference_not_normalised,
+                              "cosine_over_rows": centred_cosine_over_rows,
+                              "centred_on_other_rows": centred_on_the_other_rows,
+                              "normalised_before_centring": centred_unit_rows},
     "bilinear_scores": {"transposed": bilinear_transposed, "no_matrix": bilinear_without_m,
-                        "symmetrised": bilinear_symmetrised},
+                        "symmetrised": bilinear_symmetrised, "transposes_outside": bilinear_transposes_outside,
+                        "diagonal_only": bilinear_diagonal, "softmaxed": bilinear_softmaxed,
+                        "scaled_by_sqrt_d": bilinear_scaled},
 }
 
 SHORTCUTS = {
@@ -142,7 +210,7 @@ SHORTCUTS = {
 }
 
 CAUGHT = {
-    "recall_at_k": [recall_top_k_plus_one, recall_first_k_ids, recall_above_mean, recall_values_for_ids],
+    "recall_at_k": [recall_first_k_ids, recall_above_mean, recall_values_for_ids],
     "centred_unused_scores": [centred_by_known_mean, centred_mean_of_cosines],
     "bilinear_scores": [bilinear_elementwise],
 }
