@@ -37,7 +37,7 @@ from pathlib import Path
 
 import nbformat
 
-from lmtie_edu.kit.answer_process import AnswerProcess
+from lmtie_edu.kit.answer_process import AnswerProcess, RunnerUnavailable
 from tools.graded_package import write as write_graded_copy
 
 GRADE_CALL = re.compile(r'grade\("(lesson\d\d)", "(\w+)", \w+\)')
@@ -101,6 +101,8 @@ def grade_notebook(source, submitted, package: Path, *, user: str | None = None,
                     if broken:
                         raise broken
                     answer = process.function(name)  # starts the process (again, after a call that ended it)
+                except RunnerUnavailable:
+                    raise  # not the student's doing: no marks are written
                 except Exception as error:  # noqa: BLE001 — the student's cells hung (AnswerTimeout) or ended it
                     broken = error
                     feedback[name], ok = f"❌ {name}: your answer cells could not be run: {error}", False
@@ -168,7 +170,8 @@ def main(argv=None) -> int:
     parser.add_argument("assignment")
     parser.add_argument("--course", type=Path, default=Path.cwd(), help="the nbgrader course directory")
     parser.add_argument("--runner-user", default=None,
-                        help="run the answers as this user (needs root): one who cannot read the full package")
+                        help="run the answers as this user (needs root): one who cannot read the full package, but "
+                             "can run this Python (a Python under /root cannot be run by another user)")
     args = parser.parse_args(argv)
     return grade_assignment(args.course.resolve(), args.assignment, user=args.runner_user)
 

@@ -43,6 +43,10 @@ ERROR_TYPES = {name: value for name, value in vars(builtins).items()
 BOOT = "import sys; sys.path[:0] = sys.argv[1:]; from lmtie_edu.kit.answer_process import serve; serve()"
 
 
+class RunnerUnavailable(RuntimeError):
+    """The answers' process cannot be started at all (e.g. ``user`` cannot run this Python): the grader's fault."""
+
+
 class ProcessEnded(Exception):
     """The process running the learner's code ended during a call (it exited, crashed or ran out of memory)."""
 
@@ -73,8 +77,9 @@ def _error(error: BaseException) -> dict:
         message = str(error)[:2000]
     except Exception:  # noqa: BLE001 — the learner's exception has a __str__ that raises
         message = "(its message cannot be shown: its __str__ raised an error)"
+    plain = all(type(arg) in (str, int, float, bool, type(None)) for arg in error.args)
     return {"type": type(error).__name__, "bases": [kind.__name__ for kind in type(error).__mro__],
-            "message": message}
+            "message": message, "args": list(error.args) if plain else None}
 
 
 def serve() -> None:
@@ -126,8 +131,10 @@ def _rebuilt_error(spec: dict) -> BaseException:
     base = next((ERROR_TYPES[kind] for kind in spec.get("bases", []) if kind in ERROR_TYPES), Exception)
     if base is NotImplementedError:
         return NotImplementedError(message)
+    args = spec.get("args") if isinstance(spec.get("args"), list) else [message]  # KeyError('x').args is ('x',)
+    args = [arg if type(arg) in (str, int, float, bool, type(None)) else str(arg) for arg in args]
     try:
-        return type(name if name.isidentifier() else "Error", (base,), {"__str__": lambda self: message})(message)
+        return type(name if name.isidentifier() else "Error", (base,), {"__str__": lambda self: message})(*args)
     except TypeError:  # a builtin whose constructor wants more than a message (UnicodeDecodeError, …)
         return type(name if name.isidentifier() else "Error", (Exception,), {"__str__": lambda self: message})()
 
@@ -157,17 +164,21 @@ class AnswerProcess:
         """Start the process and run the cells; the report says which cells raised and which names exist."""
         self.close()
         self.scratch = tempfile.TemporaryDirectory(prefix="lmtie-answer-")
-        if self.user is not None:  # its home and working folder
-            shutil.chown(self.scratch.name, user=self.user)
         env = {"PATH": os.environ.get("PATH", ""), "HOME": self.scratch.name, "LANG": "C.UTF-8", "LMTIE_GRADED": "1",
                # the grader's choice of CPU kernels, so that the answer's arithmetic is the grader's to the last bit
                **{name: os.environ[name] for name in SAME_ARITHMETIC if name in os.environ}}
         # the grader's own import path, less any folder that holds the full package (python -S: no .pth hooks either)
         paths = [str(self.package), *(path for path in sys.path
                                        if path and Path(path).exists() and not (Path(path) / "lmtie_edu").exists())]
-        self.process = subprocess.Popen([sys.executable, "-S", "-c", BOOT, *paths], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=self.scratch.name,
-                                        env=env, user=self.user)
+        try:
+            if self.user is not None:  # its home and working folder
+                shutil.chown(self.scratch.name, user=self.user)
+            self.process = subprocess.Popen([sys.executable, "-S", "-c", BOOT, *paths], stdin=subprocess.PIPE,
+                                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=self.scratch.name,
+                                            env=env, user=self.user)
+        except (OSError, LookupError, ValueError) as error:  # the grader's set-up (no such user, …), not the answer
+            raise RunnerUnavailable(f"cannot start {sys.executable} for the answers"
+                                    + (f" as user {self.user!r}" if self.user else "") + f": {error}") from error
         _send(self.process.stdin, _saved({"preamble": self.preamble, "cells": self.cells, "names": self.names,
                                           "memory_bytes": self.memory_bytes}))
         self._reply(STARTUP_SECONDS)  # python and torch are up: from here on, the answer cells' own limit

@@ -105,3 +105,11 @@ def test_every_function_an_exercise_names_as_computing_its_answer_is_withheld(le
         module, _, function = dotted.rpartition(".")
         text = (graded / (module.replace(".", "/") + ".py")).read_text(encoding="utf-8")
         assert f'raise SolutionWithheld("{function} computes' in text, dotted
+
+
+def test_an_answer_process_that_cannot_start_stops_the_grading_instead_of_giving_zeros(lesson01):
+    from lmtie_edu.kit.answer_process import RunnerUnavailable
+
+    source, graded = lesson01
+    with pytest.raises(RunnerUnavailable, match="as user 'no-such-user-lmtie'"):
+        grade_notebook(source, source, graded, user="no-such-user-lmtie")
