@@ -46,6 +46,10 @@ def _difference(want: list[list[str]], have: list[list[str]]) -> str:
     return tr("; ").join(parts) or tr("the same names, but some listed more than once")
 
 
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
 def _top_level_groups(model, names) -> list[list[str]]:
     """The names the split gives when it looks at model.children() only (not the nested modules)."""
     linear = {id(m.weight) for m in model.children() if isinstance(m, nn.Linear)}
@@ -105,7 +109,8 @@ def linear_only_groups(answer, solution):
         decay, no_decay = (list(g["params"]) for g in got)
         if got[0].get("weight_decay") != 0.1 or got[1].get("weight_decay") != 0.0:
             other_key = "weight_decay" not in got[0] and "weight_decay" not in got[1] and any(
-                got[0][key] == 0.1 and got[1].get(key) == 0.0 for key in got[0] if key != "params")
+                _is_number(got[0][key]) and got[0][key] == 0.1 and _is_number(got[1].get(key)) and got[1][key] == 0.0
+                for key in got[0] if key != "params")
             raise Mismatch(tr("{call}: the first group decays with weight_decay, the second with 0.0", call=call),
                            (0.1, 0.0), (got[0].get("weight_decay"), got[1].get("weight_decay")),
                            mistake="other_key" if other_key else None)

@@ -63,9 +63,9 @@ REVIEWED = [  # (lesson, exercise, answer, the diagnosis it must get, or None)
     ("05", "tie_status", status_asking_requires_grad_first, "frozen_called_detached"),            # passed
     ("06", "tied_width", tied_width_with_a_head_bias_in_the_budget, "over_budget"),               # misleading text
     ("08", "linear_only_groups", groups_by_equal_values, "compared_values"),                      # passed
-    ("08", "load_shared_checkpoint", load_returning_what_load_state_dict_returns, None),          # crash blamed
+    ("08", "load_shared_checkpoint", load_returning_what_load_state_dict_returns, "returned_load_result"),  # crash blamed
     ("08", "widest_tied", widest_with_the_tied_model_as_budget, "counted_tie_twice"),             # misleading text
-    ("08", "widest_tied", widest_stepping_by_the_head_size, None),                                # counted twice
+    ("08", "widest_tied", widest_stepping_by_the_head_size, "step_of_head_size"),                # counted twice
 ]
 
 
