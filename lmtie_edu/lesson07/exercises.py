@@ -1,17 +1,15 @@
 """Checks for the lesson 07 exercises."""
 
 import inspect
-from collections.abc import Callable
 
 import torch
 import torch.nn.functional as F
 from torch import nn
 
 from lmtie_edu.kit.exercises import Mismatch, Shortcut, exercise, expect_equal, expect_type, hint
-from lmtie_edu.kit.feedback import LearnerCrash
 from lmtie_edu.shared.language import N_, tr
 
-from . import solutions
+from . import mistakes, solutions
 from .checkpoints import count_unique_elements
 from .exercise_cases import optimiser_cases, state_dicts, tied_models_and_optimisers
 
@@ -32,17 +30,6 @@ def _refuse_helper(answer, helper: str, where: str) -> None:
 
 
 # -- exercise 1: which Parameters will the optimiser never update? ----------------------------------
-def _missing(model, optimiser, same, groups=None) -> list[str]:
-    """Names of the model's Parameters for which no Parameter of the optimiser (of its first ``groups``
-    groups, if given) is ``same``."""
-    held = [p for group in optimiser.param_groups[:groups] for p in group["params"]]
-    return sorted(name for name, p in model.named_parameters() if not any(same(p, q) for q in held))
-
-
-def _same_object(p, q) -> bool:
-    return p is q
-
-
 def _looked_at(model, optimiser) -> tuple:
     """What a detector must leave as it found it: the model's Parameters, the optimiser's groups and settings."""
     return ([(name, p) for name, p in model.named_parameters(remove_duplicate=False)],
@@ -68,37 +55,6 @@ def _expect_untouched(before: tuple, after: tuple, call: str) -> None:
                        tr("{groups} group(s) holding {count} Parameter(s)", groups=len(groups_now),
                           count=sum(map(len, held_now)))
                        + ("" if held != held_now else tr(", with changed settings")))
-
-
-def _same_values(p, q) -> bool:
-    return p.shape == q.shape and torch.equal(p, q)
-
-
-def _same_memory(p, q) -> bool:
-    return p.untyped_storage().data_ptr() == q.untyped_storage().data_ptr()
-
-
-def _held_names(model, optimiser) -> list[str]:
-    """The inverted answer: the names of the Parameters the optimiser does hold."""
-    held = {id(p) for group in optimiser.param_groups for p in group["params"]}
-    return sorted(name for name, p in model.named_parameters() if id(p) in held)
-
-
-def _missing_from_last_group(model, optimiser) -> list[str]:
-    held = {id(p) for p in optimiser.param_groups[-1]["params"]}
-    return sorted(name for name, p in model.named_parameters() if id(p) not in held)
-
-
-# mistakes named only when the answer gives their wrong value in every case (one case alone could be chance)
-_CONSISTENT_MISTAKES = {"inverted": _held_names, "last_group_only": _missing_from_last_group}
-
-
-def _always_gives(answer, cases, wrong_of) -> bool:
-    """Does the answer return ``wrong_of(*case)`` on every one of ``cases`` (fresh copies)? A crash: no."""
-    try:
-        return all(answer(*case) == wrong_of(*reference) for case, reference in cases)
-    except LearnerCrash:
-        return False
 
 
 def _compared_tensors_with_in(error: BaseException) -> str | None:
@@ -145,9 +101,9 @@ def not_in_optimiser(answer, solution):
         expected = solution(model_r, optimiser_r)
         # memory first: where both match (an object re-wrapped over its memory), values were right in an
         # earlier case, so the answer compares memory
-        wrong = {"compared_memory": _missing(model_r, optimiser_r, _same_memory),
-                 "compared_values": _missing(model_r, optimiser_r, _same_values),
-                 "first_group_only": _missing(model_r, optimiser_r, _same_object, groups=1)}
+        wrong = {"compared_memory": mistakes.missing(model_r, optimiser_r, mistakes.same_memory),
+                 "compared_values": mistakes.missing(model_r, optimiser_r, mistakes.same_values),
+                 "first_group_only": mistakes.missing(model_r, optimiser_r, mistakes.same_object, groups=1)}
         before = _looked_at(model, optimiser)
         got = answer(model, optimiser)
         _expect_untouched(before, _looked_at(model, optimiser), call)
@@ -158,8 +114,8 @@ def not_in_optimiser(answer, solution):
         if got != expected and sorted(got) == expected:    # the right names, not in the asked-for order
             raise Mismatch(tr("{call}: wrong order", call=call), expected, got, mistake="unsorted")
         if got != expected and got not in wrong.values():
-            for key, wrong_of in _CONSISTENT_MISTAKES.items():
-                if got == wrong_of(model_r, optimiser_r) and _always_gives(answer, (
+            for key, wrong_of in mistakes.CONSISTENT_MISTAKES.items():
+                if got == wrong_of(model_r, optimiser_r) and mistakes.always_gives(answer, (
                         ((m, o), (m_r, o_r)) for (_, m, o), (_, m_r, o_r) in zip(optimiser_cases(), optimiser_cases(),
                                                                                  strict=True)), wrong_of):
                     raise Mismatch(tr("{what}: wrong value", what=call), expected, got, mistake=key)
@@ -168,39 +124,6 @@ def not_in_optimiser(answer, solution):
 
 
 # -- exercise 2: count a checkpoint's numbers, each element of memory once --------------------------
-def _once_per(key) -> Callable[[dict], int]:
-    """A wrong count: each tensor's numel() added once per distinct ``key(tensor)``."""
-    def count(state_dict) -> int:
-        firsts = {}
-        for tensor in state_dict.values():
-            firsts.setdefault(key(tensor), tensor.numel())
-        return sum(firsts.values())
-    return count
-
-
-_WRONG_COUNTS = {
-    "counted_tie_twice": lambda state_dict: sum(t.numel() for t in state_dict.values()),
-    "same_storage_once": _once_per(lambda t: t.untyped_storage().data_ptr()),
-    "same_start_once": _once_per(lambda t: t.data_ptr()),
-    "whole_storage": lambda state_dict: sum({t.untyped_storage().data_ptr(): t.untyped_storage().nbytes()
-                                             // t.element_size() for t in state_dict.values()}.values()),
-    "bytes_as_elements": lambda state_dict: len(set().union(*(range(t.data_ptr(), t.data_ptr() + t.numel())
-                                                              for t in state_dict.values()))),
-}
-
-
-def _positions_without_storage(state_dict) -> int:
-    return len(set().union(*(range(t.storage_offset(), t.storage_offset() + t.numel()) for t in state_dict.values())))
-
-
-_CONSISTENT_COUNTS = {
-    "positions_without_storage": _positions_without_storage,
-    "skipped_head_key": lambda state_dict: sum(t.numel() for key, t in state_dict.items() if key != "head.weight"),
-    "counted_distinct_values": lambda state_dict: int(torch.cat([t.detach().flatten().double()
-                                                                 for t in state_dict.values()]).unique().numel()),
-}
-
-
 @exercise(solutions.count_checkpoint_parameters,
           hints=[N_("Several keys can read the same memory: a tied matrix under two names, or views into one "
                  "buffer (its two halves, or the buffer and its parts). Count elements of memory — not "
@@ -242,13 +165,13 @@ def count_checkpoint_parameters(answer, solution):
     for what, state in cases:
         expected = solution(state)  # (and the known wrong counts) before the answer sees the tensors
         assert expected == count_unique_elements(state), "reference solution and independent count disagree"
-        wrong = {key: count(state) for key, count in _WRONG_COUNTS.items()}
+        wrong = {key: count(state) for key, count in mistakes.WRONG_COUNTS.items()}
         call = f"count_checkpoint_parameters({tr(what)})"
         got = answer(dict(state))
         expect_type(got, int, call)
         if got != expected and got not in wrong.values():
-            for key, count in _CONSISTENT_COUNTS.items():
-                if got == count(state) and _always_gives(answer, (((dict(s),), (s,)) for _, s in state_dicts()), count):
+            for key, count in mistakes.CONSISTENT_COUNTS.items():
+                if got == count(state) and mistakes.always_gives(answer, (((dict(s),), (s,)) for _, s in state_dicts()), count):
                     raise Mismatch(tr("{what}: wrong value", what=call), expected, got, mistake=key)
         expect_equal(got, expected, call, wrong=wrong)
     return len(cases)

@@ -12,26 +12,10 @@ from lmtie_edu.shared.language import N_, tr
 from lmtie_edu.shared.seeding import seeded
 
 from . import solutions
+from .exercise_cases import checkpoint, models
 from .model import TinyGPT
 
 __all__ = ["hint", "linear_only_groups", "load_shared_checkpoint", "widest_tied"]  # the lesson calls ex.hint("name")
-
-
-def _models() -> list[tuple[str, nn.Module]]:
-    with seeded(0):
-        return [(N_("a tied TinyGPT (V=50, d=8, 2 blocks)"), TinyGPT(50, 8, 2, 2, 4, tie=True)),
-                (N_("an untied TinyGPT (V=50, d=8, 2 blocks)"), TinyGPT(50, 8, 2, 2, 4, tie=False)),
-                (N_("a tied TinyGPT (V=30, d=4, 1 block)"), TinyGPT(30, 4, 1, 1, 3, tie=True)),
-                (N_("an untied TinyGPT whose head holds the embedding's values (as loading a tied checkpoint leaves "
-                    "it)"), _untied_with_equal_head())]
-
-
-def _untied_with_equal_head() -> nn.Module:
-    """Two Parameters with equal values: only identity tells the Linear weight from the table."""
-    model = TinyGPT(50, 8, 2, 2, 4, tie=False)
-    with torch.no_grad():
-        model.head.weight.copy_(model.embedding.weight)
-    return model
 
 
 # -- exercise 1: decay Linear weights only, the shared matrix once, with the tables ---------------------------
@@ -96,7 +80,7 @@ def _count(params, p) -> int:
                     "layers inside the blocks are missed. model.modules() goes through every module, nested ones "
                     "included.")})
 def linear_only_groups(answer, solution):
-    cases = _models()
+    cases = models()
     for what, model in cases:
         call = tr("linear_only_groups(model, 0.1) with {case}", case=tr(what))
         shared = model.embedding.weight
@@ -151,12 +135,6 @@ def linear_only_groups(answer, solution):
 
 
 # -- exercise 2: load a checkpoint that holds the shared matrix once -------------------------------------------
-def _checkpoint() -> dict[str, torch.Tensor]:
-    with seeded(1):
-        source = TinyGPT(50, 8, 2, 2, 4, tie=True)
-    return {key: value.clone() for key, value in source.state_dict().items() if key != "head.weight"}
-
-
 def _missing_head(error: BaseException) -> str | None:
     text = str(error)
     if "head.weight" in text and "Missing" in text:
@@ -192,7 +170,7 @@ def _missing_head(error: BaseException) -> str | None:
                     "itself.")},
           on_error=_missing_head)
 def load_shared_checkpoint(answer, solution):
-    stored = _checkpoint()
+    stored = checkpoint()
     cases = 0
     for tie in (True, False):
         what = tr("a fresh tied TinyGPT (V=50, d=8, 2 blocks)") if tie else tr("a fresh untied TinyGPT (V=50, d=8, 2 blocks)")
