@@ -4,7 +4,8 @@ verdicts, and nothing the answer does reaches the grader.
 - Every wrong answer of the lessons' test corpora gets, through the process boundary, the very feedback it gets
   in the learner's kernel (values, identity, shared memory, in-place changes, exceptions and their diagnoses);
 - over a graded copy of the package, the reference solutions cannot be imported by the answer;
-- an answer that patches the checker, torch or the package in its own process leaves the grader's untouched;
+- an answer that patches the checker, torch or the package in its own process leaves the grader's untouched, and
+  one that climbs the stack to the checker's reference, or returns an always-equal tensor, finds nothing to use;
 - an answer that loops (catching every interrupt), kills its process or returns what is not data gets a verdict
   about itself, within seconds of the limit, and the next check works.
 """
@@ -109,6 +110,47 @@ def bag_of_tokens(W, ids):
     sys.modules["lmtie_edu.kit.autograde"] = fake
     return torch.zeros(ids.shape[0], W.shape[1], dtype=W.dtype)
 '''
+
+
+REACHING_ANSWER = '''
+import sys
+import torch
+
+class Agreeable(torch.Tensor):  # every comparison a check makes says "equal"
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        if getattr(func, "__name__", "") in ("allclose", "equal", "isclose", "eq", "__eq__"):
+            return True
+        return super().__torch_function__(func, types, args, kwargs)
+
+def bag_of_tokens(W, ids):
+    frame = sys._getframe(1)
+    while frame is not None:  # up the stack to the checker, for the reference it compares with
+        for value in frame.f_locals.values():
+            if isinstance(value, torch.Tensor) and value.shape == (ids.shape[0], W.shape[1]):
+                return value.clone()
+        frame = frame.f_back
+    try:  # the exercise's own solution, replaced
+        import lmtie_edu.kit.exercises as kit
+        kit.REGISTRY["bag_of_tokens"].solution = lambda W, ids: torch.zeros(ids.shape[0], W.shape[1])
+    except Exception:
+        pass
+    return torch.zeros(ids.shape[0], W.shape[1]).as_subclass(Agreeable)
+'''
+
+
+def test_an_answer_that_reaches_for_the_checker_gets_nothing_from_it(graded_copy):
+    """In a kernel, reading the checker's frame makes this wrong answer pass; apart there is no checker to read,
+    the registry it patches is its own, and its always-equal tensor arrives as plain numbers."""
+    written = {}
+    exec(REACHING_ANSWER, written)  # noqa: S102 — the student's cell, in a kernel
+    assert _verdict("bag_of_tokens", written["bag_of_tokens"]).startswith("✅")
+    process = AnswerProcess([REACHING_ANSWER], "", ["bag_of_tokens"], package=graded_copy)
+    try:
+        out = _verdict("bag_of_tokens", process.function("bag_of_tokens"))
+    finally:
+        process.close()
+    assert out.startswith("❌ bag_of_tokens") and "wrong values" in out, out
 
 
 def test_an_answer_that_patches_the_grading_code_patches_only_its_own_process(graded_copy):
