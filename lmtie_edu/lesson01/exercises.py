@@ -103,13 +103,16 @@ def bag_of_tokens(answer, solution):
     # Case 1: the ids stop far below V, and largest id + 1 (4) ≠ d (6) ≠ V (10) — so a crash's sizes say which of
     # num_classes left out, W.shape[1] or the lesson's V = 10 was used; case 2 has another V than the lesson's 10.
     cases = [(torch.randn(10, 6, generator=generator), torch.tensor([[2, 0, 2], [1, 3, 3]])),
-             (torch.randn(7, 5, generator=generator), torch.tensor([[6, 6, 1, 6], [0, 2, 4, 5]]))]
+             (torch.randn(7, 5, generator=generator), torch.tensor([[6, 6, 1, 6], [0, 2, 4, 5]])),
+             (torch.randn(6, 3, generator=generator, dtype=torch.float64), torch.tensor([[5, 0], [2, 2]]))]  # a float64 W
     for W, ids in cases:
         what = tr("bag_of_tokens(W of shape {shape}, ids={ids})", shape=tuple(W.shape), ids=ids.tolist())
         _set_case(W, ids)
         expected, per_token = solution(W, ids), F.one_hot(ids, W.shape[0]).to(W.dtype) @ W   # before the answer runs
         got = answer(no_indexing(W), ids.clone())            # copies; W refuses W[ids], F.embedding, index_select, …
         expect_type(got, torch.Tensor, what)
+        if got.dtype != W.dtype and got.dtype.is_floating_point:
+            raise Mismatch(tr("{what}: the bags must be in W's dtype", what=what), str(W.dtype), str(got.dtype))
         expect_close(got, expected, what, atol=1e-5,
                      wrong={"not_summed": per_token, "mean_not_sum": expected / ids.shape[1],
                             "last_token_only": per_token[:, -1],

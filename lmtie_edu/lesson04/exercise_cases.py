@@ -26,7 +26,8 @@ CONFIGS[N_("Llama-2-7B, without tie_word_embeddings")] = {key: value for key, va
 # (share, d, non_vocab); the last one's bound s·N / (d·(1 − s)) is a whole number (1000): V = 1000 reaches the
 # share exactly, so "int(bound) + 1" or a strict ">" overshoots it
 VOCAB_CASES = [(0.05, 4096, 6_476_271_616), (0.10, 768, 85_842_432), (0.30, 2048, 973_146_112),
-               (0.01, 8192, 10**11), (0.25, 1024, 3_072_000)]
+               (0.01, 8192, 10**11), (0.25, 1024, 3_072_000),
+               (0.2, 64, 56_832)]  # the bound is 222 exactly, and 222.00000000000003 in floating point
 
 
 def close(a, b) -> bool:

@@ -202,6 +202,10 @@ def _around(bound: float) -> list[int]:
                                        "not the number of tokens V. Divide by the width."),
               "d_dropped_in_total": N_("you wrote the tied total as N + V, without the width: the matrix holds V·d "
                                     "parameters, in the total as in the saving. Solve V·d / (N + V·d) ≥ share."),
+              "float_bound": N_("your V is one too large: the bound is the whole number V − 1 here, but computed in "
+                             "floating point it comes out a hair above it, and math.ceil rounds that up. Check the "
+                             "condition exactly, in integers (V·d·(1 − share) ≥ share·N with share as a fraction), "
+                             "or test V − 1 after rounding."),
               "inverted_fraction": N_("your bound is upside down: (1 − share)·N / (share·d) instead of "
                                    "share·N / ((1 − share)·d). From V·d ≥ share·(N + V·d): "
                                    "V·d·(1 − share) ≥ share·N."),
@@ -215,8 +219,10 @@ def vocab_for_share(answer, solution):
         if got == expected:
             continue
         bound, non_vocab_bound = share * non_vocab / (d * (1 - share)), share * non_vocab / d
-        wrong = {"rounds_down": [expected - 1, math.floor(bound)],
-                 "one_too_many": [expected + 1],
+        float_overshoot = math.ceil(bound) == expected + 1  # a whole bound a hair above itself in floating point
+        wrong = {"float_bound": [expected + 1] if float_overshoot else [],
+                 "rounds_down": [expected - 1, math.floor(bound)],
+                 "one_too_many": [] if float_overshoot else [expected + 1],
                  "untied_total": [math.ceil(share * non_vocab / (d * (1 - 2 * share)))],
                  "non_vocab_denominator": [math.ceil(non_vocab_bound), math.floor(non_vocab_bound),
                                            round(non_vocab_bound)],

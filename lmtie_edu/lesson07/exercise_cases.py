@@ -61,7 +61,23 @@ def optimiser_cases():
     model.head.weight = nn.Parameter(model.head.weight.detach().clone())
     cases.append((N_("two groups (weight decay for matrices, none for vectors) built, then the head untied"),
                   model, optimiser))
+    with seeded(1):
+        model = HeadFirst(10, 4)
+    cases.append((N_("a tied model whose head is made before its embedding, the optimiser given only the shared "
+                     "matrix"), model, torch.optim.SGD([model.head.weight], lr=0.1)))
     return cases
+
+
+class HeadFirst(nn.Module):
+    """A tied model that makes its head before its embedding: its state_dict lists the shared matrix under both
+    names at the start, so the state dict's keys and model.parameters() (each Parameter once) do not pair up."""
+
+    def __init__(self, vocab_size: int, d_model: int):
+        super().__init__()
+        self.head = nn.Linear(d_model, vocab_size, bias=False)
+        self.embedding = nn.Embedding(vocab_size, d_model)
+        self.body = nn.Linear(d_model, d_model)
+        self.head.weight = self.embedding.weight
 
 
 # -- exercise 2: count_checkpoint_parameters -----------------------------------------------------------

@@ -250,7 +250,8 @@ def _widest(vocab_size, d_model, n_layers, n_heads, context, step, count=_size, 
                     "n_heads, or the attention cannot reshape it)."),
                     "over_budget": N_("your width is one step too wide: its tied model has more parameters than the "
                     "untied budget. (A count that leaves out a small part of the model, such as the final "
-                    "LayerNorm's 2·d numbers, ends here too.)"),
+                    "LayerNorm's 2·d numbers, or adds to the untied budget a part TinyGPT does not have, such as a "
+                    "head bias, ends here too.)"),
                     "doubled": N_("twice the width is not what V·d buys: widening also grows every block (its matrices "
                     "grow with d², not d), so the budget runs out sooner."),
                     "no_positions": N_("your count leaves out the position table (context × d numbers): it grows "

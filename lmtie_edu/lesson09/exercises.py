@@ -19,7 +19,8 @@ __all__ = ["bilinear_scores", "centred_unused_scores", "hint", "recall_at_k"]  #
 # taking the lowest scores each give another value in some case.
 RECALL_SCORES = [0.3, 2.5, -1.0, 0.9, 4.0, 1.7, -0.2, 3.1, 0.1, 2.2]
 RECALL_CASES = [([4, 7, 2], 2), ([4, 7, 2], 3), ([1, 9, 5, 6], 5), ([2, 6], 4), ([5, 3], 4), ([4, 7], 1),
-                ([4, 7], 2), ([5, 0], 1)]  # every suspect flagged (// gives 1); k + 1 ids differ from those above the mean
+                ([4, 7], 2), ([5, 0], 1),  # every suspect flagged (// gives 1); k + 1 ids differ from those above the mean
+                ([3], 6)]  # 3's score 0.9 is 6th highest; ranked by size (|−1.0| > 0.9), id 2 would take its place
 
 
 def _recall(scores: torch.Tensor, suspects: list[int], flagged: torch.Tensor) -> tuple[int, int]:

@@ -228,6 +228,11 @@ def vocab_as_float(share, d_model, non_vocab):
     return float(solutions.vocab_for_share(share, d_model, non_vocab))
 
 
+
+def vocab_ceil_of_the_float_bound(share, d_model, non_vocab):  # the bound rounded up, no exact check
+    return math.ceil(share * non_vocab / (d_model * (1 - share)))
+
+
 WRONG = {
     "saved_shares": {"swapped": shares_swapped, "ignores_ties": shares_ignoring_ties,
                      "assumes_untied": shares_assuming_untied, "ties_backwards": shares_ties_backwards,
@@ -244,7 +249,7 @@ WRONG = {
     "vocab_for_share": {"rounds_down": vocab_rounded_down, "one_too_many": vocab_plus_one,
                         "untied_total": vocab_for_untied_share, "non_vocab_denominator": vocab_for_non_vocab_share,
                         "parameters_not_tokens": vocab_in_parameters, "d_dropped_in_total": vocab_without_d_in_total,
-                        "inverted_fraction": vocab_of_inverted_fraction},
+                        "inverted_fraction": vocab_of_inverted_fraction, "float_bound": vocab_ceil_of_the_float_bound},
 }
 
 CAUGHT = {
