@@ -84,6 +84,18 @@ def cosine_head(answer, solution):
     return len(_matrices())
 
 
+def _above_mean(W, i) -> list[int]:
+    logits = W @ W[i]
+    return [j for j in range(W.shape[0]) if j != i and logits[j] > logits.mean()]
+
+
+def _always_above_mean(answer) -> bool:
+    """Named only for an answer that lists the tokens above the mean logit on every case: another mistake (a
+    comparison with ‖e_j‖², say) can give the same list on one case."""
+    return all(answer(W.clone(), i) == _above_mean(W, i) for M, step in [(M, 3) for M in _matrices()]
+               for W in [M] for i in range(0, W.shape[0], step))
+
+
 @exercise(solutions.tokens_beating_self,
           hints=[N_("Fed h = e_i, the tied head gives token j the logit e_i·e_j, and token i its own squared length. "
                  "Compute all V logits at once, with one product of W and e_i."),
@@ -139,7 +151,8 @@ def tokens_beating_self(answer, solution):
                 "ties_included": [j for j in tokens if j != i and logits[j] >= logits[i]],
                 "norm_not_squared": [j for j in tokens if logits[j] > norms[i]],
                 "by_norm": [j for j in tokens if norms[j] > norms[i]],
-                "above_mean_logit": [j for j in tokens if j != i and logits[j] > logits.mean()],
+                "above_mean_logit": ([j for j in tokens if j != i and logits[j] > logits.mean()]
+                                     if _always_above_mean(answer) else None),
                 "beaten_by_i": [j for j in tokens if logits[j] < logits[i]],
                 "index_shift": [j - (j > i) for j in expected],
                 "longer_and_positive": [j for j in tokens if norms[j] > norms[i] and logits[j] > 0],

@@ -221,10 +221,7 @@ def starved_input_rows(answer, solution):
             raise Mismatch(tr("{what} must return a list of Python ints", what=what), "ints",
                            [type(j).__name__ for j in got])
         targets_set, read = set(targets.tolist()), set(inputs.flatten().tolist())
-        context = inputs.shape[1]
-        by_some_positions = [sorted(targets_set - set(inputs[:, [k for k in range(context) if mask >> k & 1]]
-                                                      .flatten().tolist()))
-                             for mask in range(1, 2 ** context - 1)]       # every proper, non-empty set of positions
+        by_some_positions = _by_some_positions(inputs, targets)
         per_window = sorted({t for row, t in zip(inputs.tolist(), targets.tolist(), strict=True) if t not in row})
         if got == per_window != expected and not _checks_each_window(answer):
             per_window = None  # the same list, for another reason (e.g. every target against the first window only)
@@ -237,7 +234,7 @@ def starved_input_rows(answer, solution):
             "never_seen_included": sorted(set(range(vocab_size)) - read),
             "swapped": sorted(read - targets_set),
             "per_window": per_window,
-            "missed_context_positions": got if got in by_some_positions else None,
+            "missed_context_positions": got if got in by_some_positions and _skips_positions(answer) else None,
             "first_window_only": first_window if got == first_window != expected and _checks_first_window(answer)
             else None,
             "compared_counts": by_counts,
@@ -246,10 +243,25 @@ def starved_input_rows(answer, solution):
     return len(cases)
 
 
+def _by_some_positions(inputs, targets) -> list[list[int]]:
+    """What an answer that reads only some positions of every window gives: one list per proper, non-empty set of
+    positions."""
+    context = inputs.shape[1]
+    return [sorted(set(targets.tolist()) - set(inputs[:, [k for k in range(context) if mask >> k & 1]]
+                                              .flatten().tolist())) for mask in range(1, 2 ** context - 1)]
+
+
 def _checks_each_window(answer) -> bool:
-    """Does the answer give, on a case where the two differ, what checking each target against its own window
-    gives ([0, 1]) rather than checking them all against the first window ([0])?"""
-    return answer(torch.tensor([[1, 1], [0, 2]]), torch.tensor([0, 1]), 3) == [0, 1]
+    """Does the answer give, on a case where they all differ, what checking each target against its own window
+    gives ([0, 1]) rather than against the first window ([0, 2]) or not at all ([0, 1, 2])?"""
+    return answer(torch.tensor([[1, 1], [0, 2], [2, 3]]), torch.tensor([0, 1, 2]), 4) == [0, 1]
+
+
+def _skips_positions(answer) -> bool:
+    """Does the answer give, on a case where skipping a whole window gives something else ([4, 5]), what reading
+    only some positions of every window gives?"""
+    inputs, targets = torch.tensor([[1, 2, 6], [0, 3, 7], [4, 5, 8]]), torch.tensor([4, 5, 3])
+    return answer(inputs, targets, 9) in _by_some_positions(inputs, targets)
 
 
 def _checks_first_window(answer) -> bool:
