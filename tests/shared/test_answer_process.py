@@ -42,6 +42,15 @@ def _verdict(name: str, answer) -> str:
     return printed.getvalue()
 
 
+def _verdict_apart(source: str, name: str, package: Path) -> str:
+    """What the check of ``name`` prints for the answer ``source`` defines, run in a process apart."""
+    process = AnswerProcess([source], "", [name], package=package)
+    try:
+        return _verdict(name, process.function(name))
+    finally:
+        process.close()
+
+
 def _wrong_answers(corpus) -> list[tuple[str, object]]:
     """(exercise, answer) for each module-level answer function the corpus's tables name."""
     def functions(value):
@@ -145,21 +154,13 @@ def test_an_answer_that_reaches_for_the_checker_gets_nothing_from_it(graded_copy
     written = {}
     exec(REACHING_ANSWER, written)  # noqa: S102 — the student's cell, in a kernel
     assert _verdict("bag_of_tokens", written["bag_of_tokens"]).startswith("✅")
-    process = AnswerProcess([REACHING_ANSWER], "", ["bag_of_tokens"], package=graded_copy)
-    try:
-        out = _verdict("bag_of_tokens", process.function("bag_of_tokens"))
-    finally:
-        process.close()
+    out = _verdict_apart(REACHING_ANSWER, "bag_of_tokens", graded_copy)
     assert out.startswith("❌ bag_of_tokens") and "wrong values" in out, out
 
 
 def test_an_answer_that_patches_the_grading_code_patches_only_its_own_process(graded_copy):
     real = torch.allclose, torch.equal, kit_exercises.Verdict.__bool__
-    process = AnswerProcess([ATTACKING_ANSWER], "", ["bag_of_tokens"], package=graded_copy)
-    try:
-        out = _verdict("bag_of_tokens", process.function("bag_of_tokens"))
-    finally:
-        process.close()
+    out = _verdict_apart(ATTACKING_ANSWER, "bag_of_tokens", graded_copy)
     assert out.startswith("❌ bag_of_tokens") and "wrong values" in out, out
     assert (torch.allclose, torch.equal, kit_exercises.Verdict.__bool__) == real
     assert not kit_exercises.Verdict(False)
