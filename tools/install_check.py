@@ -12,7 +12,8 @@ This machine's pip configuration (``/etc/xdg/pip``, ``PIP_FIND_LINKS``) finds a 
 a mistake, and PyTorch's index is unreachable here. So each check runs pip with no configuration file and no
 ``PIP_*`` variable — PyPI alone — and PyTorch's CPU index replaced by a stand-in: a one-page index of the CPU
 wheel on this disk (the file PyTorch's index serves), or PyTorch's own index where no such wheel lies on disk.
-All resolutions are ``--dry-run`` (nothing is installed):
+All resolutions are ``--dry-run`` (nothing is installed), and the independent ones run side by side (each waits
+on the network, not the CPU):
 
 - step 1 picks a ``+cpu`` torch (Linux; on macOS PyPI's wheel is the CPU build already);
 - step 2, resolved with that torch (``--constraint torch==<it>``), pulls no ``nvidia-*`` package and no triton;
@@ -36,6 +37,7 @@ import re
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -164,15 +166,19 @@ def main(argv: list[str] | None = None) -> int:
         torch_file = scratch / "torch-cpu.txt"
         torch_file.write_text(TORCH_REQUIREMENTS.read_text(encoding="utf-8").replace(cpu_index(), index),
                               encoding="utf-8")
-        step1 = resolve(python, ["--no-deps", "-r", str(torch_file)], scratch / "step1.json")
-        chosen = next((f"torch=={v}" for n, v in step1 if n.lower() == "torch"), pin)
-        (scratch / "chosen.txt").write_text(chosen + "\n", encoding="utf-8")
-        step2 = resolve(python, ["-r", str(REQUIREMENTS), "-c", str(scratch / "chosen.txt"),
-                                 "--extra-index-url", index], scratch / "step2.json")
-        kept = resolve(python, ["-r", str(REQUIREMENTS)], scratch / "kept.json", ignore_installed=False)
         versions = supported_pythons()
-        found = problems(step1, step2, kept, linux=sys.platform.startswith("linux"))
-        found += [problem for version in versions for problem in wheel_problems(python, version, scratch)]
+        with ThreadPoolExecutor(max_workers=4) as pool:  # pip processes waiting on PyPI; step 2 needs step 1
+            kept_job = pool.submit(resolve, python, ["-r", str(REQUIREMENTS)], scratch / "kept.json",
+                                   ignore_installed=False)
+            wheel_jobs = [pool.submit(wheel_problems, python, version, scratch) for version in versions]
+            step1 = resolve(python, ["--no-deps", "-r", str(torch_file)], scratch / "step1.json")
+            chosen = next((f"torch=={v}" for n, v in step1 if n.lower() == "torch"), pin)
+            (scratch / "chosen.txt").write_text(chosen + "\n", encoding="utf-8")
+            step2 = resolve(python, ["-r", str(REQUIREMENTS), "-c", str(scratch / "chosen.txt"),
+                                     "--extra-index-url", index], scratch / "step2.json")
+            kept = kept_job.result()
+            found = problems(step1, step2, kept, linux=sys.platform.startswith("linux"))
+            found += [problem for job in wheel_jobs for problem in job.result()]
     print(f"CPU index: {'stand-in ' + index if index != cpu_index() else index}")
     print(f"step 1: {', '.join(f'{n}=={v}' for n, v in step1)}; step 2: {len(step2)} packages, CUDA: "
           f"{', '.join(cuda_packages(step2)) or 'none'}; the installed torch kept: {'no' if any(n.lower() == 'torch' for n, _ in kept) else 'yes'}")
