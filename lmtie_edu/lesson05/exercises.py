@@ -8,7 +8,7 @@ from lmtie_edu.kit.exercises import Mismatch, exercise, expect_close, expect_typ
 from lmtie_edu.kit.feedback import LearnerCrash
 from lmtie_edu.shared.language import N_, tr
 
-from . import solutions
+from . import mistakes, solutions
 
 __all__ = ["hint", "pca_reconstruction_mse", "tie_status", "tied_gradient"]  # the lesson calls ex.hint("name")
 
@@ -91,6 +91,10 @@ SHARED = ("view", "detached view", "new Parameter", "view of a detached leaf")  
         "copy_untied_swapped": N_("your two own-memory labels are swapped: you call a decoder equal to Wᵀ "
                                "'untied' and one with different values 'copy'. A copy holds the same values as "
                                "Wᵀ in memory of its own; an untied decoder has its own values."),
+        "copy_called_untied": N_("you called 'untied' a decoder that holds exactly the values of Wᵀ in memory of "
+                              "its own: that is a copy. Compare its values with Wᵀ (W.t()), not with W, whose "
+                              "shape (h, d) differs from the decoder's (d, h) so that torch.equal is always "
+                              "False."),
         "grad_of_detached": N_("you asked autograd for a gradient through a decoder matrix that does not require "
                             "grad, and autograd raises instead of answering. Such a decoder cannot send a gradient "
                             "to W: when it shares W's memory it is 'detached', so check requires_grad before "
@@ -120,6 +124,8 @@ def tie_status(answer, solution):
                 if got == "untied" and how in ("copy", "frozen copy") and _says_copy_for_untied(answer, n_inputs,
                                                                                                 n_hidden, seed):
                     mistake = "copy_untied_swapped"
+                elif got == "untied" and how in ("copy", "frozen copy"):
+                    mistake = "copy_called_untied"
                 raise Mismatch(tr("{what}: wrong answer", what=what), status, got, mistake=mistake)
             checked += 1
     return checked
@@ -138,20 +144,6 @@ def _gradient_paths(W, b, c, x):
     W_enc, W_dec = W.clone().requires_grad_(True), W.clone().requires_grad_(True)
     F.mse_loss((x @ W_enc.T + b) @ W_dec + c, x).backward()
     return W_dec.grad, W_enc.grad
-
-
-def _gradient_slips(W, b, c, x):
-    """What four slips of the chain rule return: the encoder part times x̂, the output bias c left out of the
-    residual, the decoder part times the codes without b, and the mean residual spread over every entry."""
-    z = x @ W.T + b
-    x_hat = z @ W + c
-    grad_out = 2 * (x_hat - x) / x.numel()
-    without_c = 2 * (z @ W - x) / x.numel()
-    spread = 2 * (x_hat - x).mean() * torch.ones_like(x)
-    return {"encoder_path_times_reconstruction": z.T @ grad_out + (grad_out @ W.T).T @ x_hat,
-            "output_bias_forgotten": z.T @ without_c + (without_c @ W.T).T @ x,
-            "decoder_path_without_code_bias": (x @ W.T).T @ grad_out + (grad_out @ W.T).T @ x,
-            "mean_residual": z.T @ spread + (spread @ W.T).T @ x}
 
 
 @exercise(solutions.tied_gradient, hints=[
@@ -189,13 +181,37 @@ def _gradient_slips(W, b, c, x):
         "mean_residual": N_("you averaged the residual into one number and spread it over every entry: the "
                          "gradient of a mean of squares has one entry per reconstructed value, 2(x̂ − x)/(n·d), "
                          "each with its own residual."),
+        "encoder_path_subtracted": N_("you subtracted the encoder part from the decoder part: a tied matrix receives "
+                                   "the sum of its two paths' gradients. Transposing W on its way into the encoder "
+                                   "changes the shape of its part (transpose it back), not its sign."),
+        "two_in_decoder_path_only": N_("the factor 2 of the squared error is in your decoder part only: your encoder "
+                                    "part is half what it should be. Both parts start from the same output "
+                                    "gradient, 2(x̂ − x)/(n·d)."),
+        "two_in_encoder_path_only": N_("the factor 2 of the squared error is in your encoder part only: your decoder "
+                                    "part is half what it should be. Both parts start from the same output "
+                                    "gradient, 2(x̂ − x)/(n·d)."),
+        "sign_flipped": N_("your gradient is the right one with its sign flipped: the derivative of (x̂ − x)² "
+                        "with respect to x̂ is 2(x̂ − x), not 2(x − x̂). A step against your gradient would raise "
+                        "the loss."),
+        "mean_over_pixels": N_("your gradient is n times too large: you divided by the number of pixels d only, "
+                            "but F.mse_loss averages over all n·d entries (images × pixels)."),
+        "code_bias_forgotten": N_("you computed the codes without their bias b (z = x Wᵀ instead of x Wᵀ + b), "
+                               "in the reconstruction and in the decoder part: the codes the decoder reads include "
+                               "b."),
+        "encoder_path_twice": N_("you doubled the encoder part instead of adding the decoder part: the two paths "
+                              "give different gradients (one multiplies by the codes, the other by the inputs), "
+                              "so compute both and add them."),
+        "decoder_path_twice": N_("you doubled the decoder part instead of adding the encoder part: the two paths "
+                              "give different gradients (one multiplies by the codes, the other by the inputs), "
+                              "so compute both and add them."),
     })
 def tied_gradient(answer, solution):
     generator = torch.Generator().manual_seed(5)
     shapes = [(3, 5, 4), (2, 6, 7)]  # (h, d, n)
-    for h, d, n in shapes:
-        W, b, c, x = (torch.randn(*shape, generator=generator, dtype=torch.float64)
-                      for shape in ((h, d), (h,), (d,), (n, d)))
+    cases = [tuple(torch.randn(*shape, generator=generator, dtype=torch.float64)
+                   for shape in ((h, d), (h,), (d,), (n, d))) for h, d, n in shapes]
+    for W, b, c, x in cases:
+        (h, d), n = W.shape, len(x)
         decoder_path, encoder_path = _gradient_paths(W, b, c, x)
         expected = solution(W, b, c, x)
         assert torch.allclose(expected, decoder_path + encoder_path)  # the reference agrees with autograd
@@ -203,39 +219,16 @@ def tied_gradient(answer, solution):
             got = answer(W.clone(), b.clone(), c.clone(), x.clone())
         what = f"tied_gradient(W {(h, d)}, b {(h,)}, c {(d,)}, x {(n, d)})"
         expect_type(got, torch.Tensor, what)
-        expect_close(got, expected, what, atol=1e-9, wrong={
-            "decoder_path_only": decoder_path, "encoder_path_only": encoder_path,
-            "sum_not_mean": expected * x.numel(), "missing_two": expected / 2, "mean_over_images": expected * d,
-            "mean_over_codes": expected * d / h, **_gradient_slips(W, b, c, x)})
+        try:
+            expect_close(got, expected, what, atol=1e-9, wrong={
+                "decoder_path_only": decoder_path, "encoder_path_only": encoder_path,
+                "sum_not_mean": expected * x.numel(), "missing_two": expected / 2, "mean_over_images": expected * d,
+                "mean_over_codes": expected * d / h, **mistakes.gradient_slips(W, b, c, x)})
+        except Mismatch as wrong:
+            with forbid_autograd():
+                mistakes.name_if_always(wrong, got, answer, cases, mistakes.GRADIENT_MISTAKES, (W, b, c, x), 1e-9)
+            raise
     return len(shapes)
-
-
-def _pca_mistakes(train, test, k):
-    """What four common slips return: no centring, centring the test rows with their own mean, the mean over
-    images of the squared error summed over pixels, and centring with the one-number mean of all pixels."""
-    _, _, vh = torch.linalg.svd(train, full_matrices=False)
-    uncentred = (test @ vh[:k].T @ vh[:k] - test).square().mean().item()
-    mean = train.mean(dim=0)
-    _, _, vh = torch.linalg.svd(train - mean, full_matrices=False)
-    own_mean = test.mean(dim=0)
-    test_mean = ((test - own_mean) @ vh[:k].T @ vh[:k] + own_mean - test).square().mean().item()
-    per_image = ((test - mean) @ vh[:k].T @ vh[:k] + mean - test).square().sum(dim=1).mean().item()
-    scalar = train.mean()
-    _, _, vh = torch.linalg.svd(train - scalar, full_matrices=False)
-    scalar_mean = ((test - scalar) @ vh[:k].T @ vh[:k] + scalar - test).square().mean().item()
-    _, _, vh = torch.linalg.svd(train - mean, full_matrices=False)
-
-    def error(basis, rows=test):
-        return ((rows - mean) @ basis.T @ basis + mean - rows).square().mean().item()
-
-    _, _, test_vh = torch.linalg.svd(test - own_mean, full_matrices=False)
-    std = train.std(dim=0)
-    _, _, standard_vh = torch.linalg.svd((train - mean) / std, full_matrices=False)
-    standard = (test - mean) / std
-    return {"uncentred": uncentred, "test_mean": test_mean, "per_image_sum": per_image, "scalar_mean": scalar_mean,
-            "test_directions": error(test_vh[:k]), "smallest_directions": error(vh[vh.shape[0] - k:]),
-            "one_direction_short": error(vh[:k - 1]), "root_of_mse": error(vh[:k]) ** 0.5,
-            "standardised_units": (standard @ standard_vh[:k].T @ standard_vh[:k] - standard).square().mean().item()}
 
 
 @exercise(solutions.pca_reconstruction_mse, hints=[
@@ -269,6 +262,27 @@ def _pca_mistakes(train, test, k):
         "standardised_units": N_("you divided each pixel by its standard deviation and measured the error in "
                               "those units: the error is asked in the pixels' own units. Centre only (PCA here "
                               "does not standardise)."),
+        "test_mean_added_back": N_("you projected with the training mean but added the test rows' own mean back: "
+                                "the reconstruction is the training mean plus the projection, the same mean on "
+                                "the way out as on the way in."),
+        "test_not_centred": N_("you projected the test rows as they are, without subtracting the training mean "
+                            "first: the subspace passes through that mean, so project x − mean, then add the "
+                            "mean back."),
+        "mean_not_added_back": N_("you compared the projection of the centred rows with the rows themselves: the "
+                               "reconstruction is that projection plus the training mean (or compare it with the "
+                               "centred rows)."),
+        "unbiased_denominator": N_("you divided the summed squared error by n·d − 1: that correction is for "
+                                "estimating a variance from a sample; the error asked for is the plain mean over "
+                                "all n·d entries."),
+        "summed": N_("you returned the sum of the squared errors over every entry: the exercise asks for their mean "
+                  "(divide by n·d, or use .mean())."),
+        "one_direction_too_many": N_("you kept k + 1 directions: vh[:k] already holds the first k rows (indices 0 "
+                                  "to k − 1); vh[:k + 1] takes one more."),
+        "columns_of_vh": N_("you took the columns of Vᴴ (vh[:, :k]) as the directions: torch.linalg.svd returns Vᴴ, "
+                         "whose rows are the right singular vectors, so the first k directions are vh[:k]."),
+        "training_error": N_("you computed the error on the training rows (the squared singular values left out, "
+                          "over the training matrix's size): the exercise asks for the error of the test rows "
+                          "projected onto the training subspace."),
     })
 def pca_reconstruction_mse(answer, solution):
     generator = torch.Generator().manual_seed(5)
@@ -280,8 +294,12 @@ def pca_reconstruction_mse(answer, solution):
     cases = [(train, test, 1), (train, test, 3), (train, train, 2)]
     for rows, held_out, k in cases:
         what = f"pca_reconstruction_mse(train {tuple(rows.shape)}, test {tuple(held_out.shape)}, k={k})"
-        expected, wrong = solution(rows.clone(), held_out.clone(), k), _pca_mistakes(rows, held_out, k)  # before the answer runs
+        expected, wrong = solution(rows.clone(), held_out.clone(), k), mistakes.pca_slips(rows, held_out, k)  # before the answer runs
         got = answer(rows.clone(), held_out.clone(), k)  # copies: the answer may change them
         expect_type(got, float, what)
-        expect_close(got, expected, what, atol=1e-8, wrong=wrong)
+        try:
+            expect_close(got, expected, what, atol=1e-8, wrong=wrong)
+        except Mismatch as mismatch:
+            mistakes.name_if_always(mismatch, got, answer, cases, mistakes.PCA_MISTAKES, (rows, held_out, k), 1e-8)
+            raise
     return len(cases)

@@ -317,24 +317,81 @@ def pca_smallest_by_eigh(train, test, k):  # eigh sorts ascending: its first k e
     return ((test - mean) @ basis.T @ basis + mean - test).square().mean().item()
 
 
+def gradient_encoder_path_subtracted(W, b, c, x):  # the transpose taken for a change of sign
+    decoder_path, encoder_path = _paths(W, b, c, x)
+    return decoder_path - encoder_path
+
+
+def gradient_two_in_decoder_path_only(W, b, c, x):
+    z = x @ W.T + b
+    residual = (z @ W + c - x) / x.numel()
+    return z.T @ (2 * residual) + (residual @ W.T).T @ x
+
+
+def gradient_two_in_encoder_path_only(W, b, c, x):
+    z = x @ W.T + b
+    residual = (z @ W + c - x) / x.numel()
+    return z.T @ residual + (2 * residual @ W.T).T @ x
+
+
+def gradient_decoder_path_twice(W, b, c, x):  # "the two paths are the same": the decoder part doubled
+    return 2 * _paths(W, b, c, x)[0]
+
+
+def pca_test_mean_added_back(train, test, k):
+    mean = train.mean(dim=0)
+    _, _, vh = torch.linalg.svd(train - mean, full_matrices=False)
+    return ((test - mean) @ vh[:k].T @ vh[:k] + test.mean(dim=0) - test).square().mean().item()
+
+
+def pca_test_not_centred(train, test, k):
+    mean = train.mean(dim=0)
+    _, _, vh = torch.linalg.svd(train - mean, full_matrices=False)
+    return (test @ vh[:k].T @ vh[:k] + mean - test).square().mean().item()
+
+
+def pca_unbiased_denominator(train, test, k):
+    mean = train.mean(dim=0)
+    _, _, vh = torch.linalg.svd(train - mean, full_matrices=False)
+    return (((test - mean) @ vh[:k].T @ vh[:k] + mean - test).square().sum() / (test.numel() - 1)).item()
+
+
+def pca_summed(train, test, k):
+    mean = train.mean(dim=0)
+    _, _, vh = torch.linalg.svd(train - mean, full_matrices=False)
+    return ((test - mean) @ vh[:k].T @ vh[:k] + mean - test).square().sum().item()
+
+
 WRONG = {
     "tie_status": {"copy_called_tied": status_by_values, "detached_called_tied": status_by_memory,
                    "new_parameter_called_tied": status_by_requires_grad,
                    "detached_leaf_called_tied": status_by_grad_fn, "shared_called_copy": status_by_identity,
                    "frozen_called_detached": status_requires_grad_first,
-                   "copy_untied_swapped": status_copy_and_untied_swapped, "grad_of_detached": status_grad_of_detached},
+                   "copy_untied_swapped": status_copy_and_untied_swapped, "grad_of_detached": status_grad_of_detached,
+                   "copy_called_untied": status_compares_with_W},
     "tied_gradient": {"decoder_path_only": gradient_decoder_path_only, "encoder_path_only": gradient_encoder_path_only,
                       "sum_not_mean": gradient_of_the_sum, "missing_two": gradient_without_the_two,
                       "mean_over_images": gradient_mean_over_images, "mean_over_codes": gradient_mean_over_codes,
                       "encoder_path_times_reconstruction": gradient_encoder_path_times_reconstruction,
                       "output_bias_forgotten": gradient_without_the_output_bias,
                       "decoder_path_without_code_bias": gradient_decoder_path_without_code_bias,
-                      "mean_residual": gradient_mean_residual},
+                      "mean_residual": gradient_mean_residual,
+                      "encoder_path_subtracted": gradient_encoder_path_subtracted,
+                      "two_in_decoder_path_only": gradient_two_in_decoder_path_only,
+                      "two_in_encoder_path_only": gradient_two_in_encoder_path_only,
+                      "sign_flipped": gradient_sign_flipped, "mean_over_pixels": gradient_mean_over_pixels,
+                      "code_bias_forgotten": gradient_without_the_code_bias,
+                      "encoder_path_twice": gradient_encoder_path_twice, "decoder_path_twice": gradient_decoder_path_twice},
     "pca_reconstruction_mse": {"uncentred": pca_uncentred, "test_mean": pca_centred_with_test_mean,
                                "per_image_sum": pca_summed_per_image, "scalar_mean": pca_centred_with_one_number,
                                "test_directions": pca_test_directions, "smallest_directions": pca_smallest_directions,
                                "one_direction_short": pca_one_direction_short, "root_of_mse": pca_root_of_mse,
-                               "standardised_units": pca_standardised},
+                               "standardised_units": pca_standardised,
+                               "test_mean_added_back": pca_test_mean_added_back, "test_not_centred": pca_test_not_centred,
+                               "mean_not_added_back": pca_mean_not_added_back,
+                               "unbiased_denominator": pca_unbiased_denominator, "summed": pca_summed,
+                               "one_direction_too_many": pca_one_direction_too_many, "columns_of_vh": pca_columns_of_vh,
+                               "training_error": pca_training_error_formula},
 }
 
 SHORTCUTS = {
@@ -345,16 +402,13 @@ SHORTCUTS = {
 
 # Plausible wrong answers without a named mistake: each must fail and say what differs (tests/course).
 CAUGHT = {
-    "tie_status": [status_compares_with_W, status_own_memory_is_untied],
-    "tied_gradient": [gradient_mean_over_pixels, gradient_sign_flipped, gradient_without_the_code_bias,
-                      gradient_encoder_path_twice],
-    "pca_reconstruction_mse": [pca_columns_of_vh, pca_one_direction_too_many,
-                               pca_left_singular_vectors, pca_mean_not_added_back, pca_training_error_formula],
+    "pca_reconstruction_mse": [pca_left_singular_vectors],
 }
 
 # Further wrong answers that a named mistake also covers (tests/lesson05 checks each gets that diagnosis).
 ALSO_DIAGNOSED = {
-    "tie_status": {"detached_leaf_called_tied": [status_by_is_leaf], "shared_called_copy": [status_by_gradient_only]},
+    "tie_status": {"detached_leaf_called_tied": [status_by_is_leaf], "shared_called_copy": [status_by_gradient_only],
+                   "copy_called_untied": [status_own_memory_is_untied]},
     "tied_gradient": {"missing_two": [gradient_averaging_the_paths]},
     "pca_reconstruction_mse": {"smallest_directions": [pca_smallest_by_eigh]},
 }
