@@ -5,7 +5,6 @@ import torch.nn.functional as F
 from torch import nn
 
 from lmtie_edu.kit.exercises import Mismatch, exercise, expect_close, expect_type, forbid_autograd, hint
-from lmtie_edu.kit.feedback import LearnerCrash
 from lmtie_edu.shared.language import N_, tr
 
 from . import mistakes, solutions
@@ -121,22 +120,14 @@ def tie_status(answer, solution):
                     mistake = "shared_called_copy"
                 if got == "detached" and how.startswith("frozen"):
                     mistake = "frozen_called_detached"
-                if got == "untied" and how in ("copy", "frozen copy") and _says_copy_for_untied(answer, n_inputs,
-                                                                                                n_hidden, seed):
+                if got == "untied" and how in ("copy", "frozen copy") and mistakes.says_copy_for_untied(
+                        answer, model_that_ties_by("untied", n_inputs, n_hidden, seed)):
                     mistake = "copy_untied_swapped"
                 elif got == "untied" and how in ("copy", "frozen copy"):
                     mistake = "copy_called_untied"
                 raise Mismatch(tr("{what}: wrong answer", what=what), status, got, mistake=mistake)
             checked += 1
     return checked
-
-
-def _says_copy_for_untied(answer, n_inputs, n_hidden, seed) -> bool:
-    """Does the answer call an untied decoder (own memory, other values) a 'copy'? (a crash there: no)"""
-    try:
-        return answer(model_that_ties_by("untied", n_inputs, n_hidden, seed)) == "copy"
-    except LearnerCrash:
-        return False
 
 
 def _gradient_paths(W, b, c, x):

@@ -35,6 +35,14 @@ def name_if_always(mismatch, got, answer, cases, models: dict, case: tuple, atol
                 return
 
 
+def says_copy_for_untied(answer, untied_model) -> bool:
+    """Does the answer call an untied decoder (own memory, other values) a 'copy'? (a crash there: no)"""
+    try:
+        return answer(untied_model) == "copy"
+    except LearnerCrash:
+        return False
+
+
 # -- tied_gradient -------------------------------------------------------------------------------------------------
 def _paths(W, b, c, x, scale=None):
     z = x @ W.T + b
