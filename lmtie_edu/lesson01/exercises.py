@@ -1,7 +1,5 @@
 """Checks for the lesson 01 exercises."""
 
-import re
-
 import torch
 import torch.nn.functional as F
 
@@ -20,44 +18,9 @@ from lmtie_edu.shared.language import N_, tr
 
 from . import lookup as embedding
 from . import solutions
+from .mistakes import bag_error, bag_models, on_every_case, rows_always, set_case, step_error, step_models
 
 __all__ = ["bag_of_tokens", "hint", "rows_reached", "sgd_step_on_lookup"]  # hint: the lesson calls ex.hint("name")
-
-# The case being checked (W's shape, the largest id + 1): a crash's message names sizes, and these say whose.
-_CASE: dict[str, int] = {}
-
-
-def _set_case(W, ids) -> None:
-    _CASE.update(V=W.shape[0], d=W.shape[1], top=int(ids.max()) + 1)
-
-
-def _bag_error(error: BaseException) -> str | None:
-    text = str(error)
-    shapes = re.search(r"\((\d+)x(\d+) and (\d+)x(\d+)\)", text)
-    if shapes and "cannot be multiplied" in text:
-        columns, rows, width = (int(shapes[i]) for i in (2, 3, 4))
-        if (rows, width) != (_CASE["V"], _CASE["d"]):      # not (one-hot or counts) @ W: no known mistake
-            return None
-        return "no_num_classes" if columns == _CASE["top"] else "num_classes_not_rows"
-    if "same dtype" in text or "expected scalar type" in text:
-        return "integer_one_hot"
-    return None
-
-
-_SIZES = (r"size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\)",
-          r"expanded size of the tensor \((\d+)\) must match the existing size \((\d+)\)")
-
-
-def _step_error(error: BaseException) -> str | None:
-    for pattern in _SIZES:
-        if sizes := re.search(pattern, str(error)):
-            pair = {int(sizes[1]), int(sizes[2])}
-            if _CASE["top"] < _CASE["V"] and pair == {_CASE["V"], _CASE["top"]}:
-                return "no_minlength"
-            if pair == {_CASE["V"], _CASE["d"]}:
-                return "counts_not_column"
-    return None
-
 
 @exercise(solutions.bag_of_tokens,
           hints=[N_("A one-hot row picks one row of W. What does the sum of a sequence's one-hot rows hold, and what "
@@ -96,8 +59,19 @@ def _step_error(error: BaseException) -> str | None:
               "summed_over_width": N_("you summed each token's vector over its d numbers (the last axis), which "
                                    "gives one number per token, shape (B, T). Sum over the positions instead, "
                                    "keeping the d numbers of the vectors: one (d,) vector per sequence."),
+              "normalised_counts": N_("you divided each sequence's counts by their Euclidean length before the "
+                                   "product, so each bag is the sum divided by that length. The bag is the plain "
+                                   "sum: each occurrence adds its row once, with the raw counts."),
+              "zero_as_padding": N_("you left token 0 out of the bags, as if id 0 were padding. Here 0 is a token "
+                                 "like any other (nothing marks padding): each of its occurrences adds row 0 of W."),
+              "distinct_tokens": N_("you counted a token repeated in a sequence only once (a one-hot's maximum, or "
+                                 "a set, instead of its sum). Every occurrence adds its row once more: a token "
+                                 "that occurs twice adds its row twice."),
+              "float32_result": N_("your bags are float32 while W is float64: your code turns numbers into float32 "
+                                "(.float(), or a tensor made in the default dtype) and loses precision. Convert "
+                                "the counts to W's own dtype, .to(W.dtype), and leave W as it is."),
           },
-          on_error=_bag_error)
+          on_error=bag_error)
 def bag_of_tokens(answer, solution):
     generator = torch.Generator().manual_seed(1)
     # Case 1: the ids stop far below V, and largest id + 1 (4) ≠ d (6) ≠ V (10) — so a crash's sizes say which of
@@ -107,19 +81,24 @@ def bag_of_tokens(answer, solution):
              (torch.randn(6, 3, generator=generator, dtype=torch.float64), torch.tensor([[5, 0], [2, 2]]))]  # a float64 W
     for W, ids in cases:
         what = tr("bag_of_tokens(W of shape {shape}, ids={ids})", shape=tuple(W.shape), ids=ids.tolist())
-        _set_case(W, ids)
+        set_case(W, ids)
         expected, per_token = solution(W, ids), F.one_hot(ids, W.shape[0]).to(W.dtype) @ W   # before the answer runs
         got = answer(no_indexing(W), ids.clone())            # copies; W refuses W[ids], F.embedding, index_select, …
         expect_type(got, torch.Tensor, what)
         if got.dtype != W.dtype and got.dtype.is_floating_point:
-            raise Mismatch(tr("{what}: the bags must be in W's dtype", what=what), str(W.dtype), str(got.dtype))
-        expect_close(got, expected, what, atol=1e-5,
-                     wrong={"not_summed": per_token, "mean_not_sum": expected / ids.shape[1],
-                            "last_token_only": per_token[:, -1],
-                            "reshape_not_transpose": F.one_hot(ids.reshape(ids.shape[1], ids.shape[0]),
-                                                               W.shape[0]).to(W.dtype).sum(dim=0) @ W,
-                            "running_sum": per_token.cumsum(dim=1), "scaled_by_sqrt_d": expected * W.shape[1] ** 0.5,
-                            "summed_over_width": per_token.sum(dim=-1)})
+            raise Mismatch(tr("{what}: the bags must be in W's dtype", what=what), str(W.dtype), str(got.dtype),
+                           mistake="float32_result" if (got.dtype, W.dtype) == (torch.float32, torch.float64) else None)
+        try:
+            expect_close(got, expected, what, atol=1e-5,
+                         wrong={"not_summed": per_token, "mean_not_sum": expected / ids.shape[1],
+                                "last_token_only": per_token[:, -1],
+                                "reshape_not_transpose": F.one_hot(ids.reshape(ids.shape[1], ids.shape[0]),
+                                                                   W.shape[0]).to(W.dtype).sum(dim=0) @ W,
+                                "running_sum": per_token.cumsum(dim=1), "scaled_by_sqrt_d": expected * W.shape[1] ** 0.5,
+                                "summed_over_width": per_token.sum(dim=-1), **bag_models(W, ids)})
+        except Mismatch as wrong:
+            on_every_case(wrong, bag_models, cases, lambda case: answer(no_indexing(case[0]), case[1].clone()))
+            raise
     return len(cases)
 
 
@@ -158,8 +137,18 @@ def bag_of_tokens(answer, solution):
                                      "column."),
               "mean_over_batch": N_("you divided the step by the number of sequences, as for a loss averaged over "
                                  "the batch. This loss is a plain sum (W[ids].sum()): nothing divides the count."),
+              "squared_loss": N_("your rows moved by 2·lr times the count times the row itself: the gradient of a "
+                              "sum of squares. This loss is the plain sum W[ids].sum(): each looked-up number has "
+                              "a gradient of 1 per occurrence, whatever its value."),
+              "counts_not_at_ids": N_("you put the counts on the first rows of W (rows 0, 1, … one per distinct id, "
+                                   "as unique(return_counts=True) lists them), not on the rows of the ids "
+                                   "themselves. Row i must move by lr times the count of id i: count per id over "
+                                   "all W.shape[0] rows (torch.bincount with minlength)."),
+              "max_over_sequences": N_("you counted each id in every sequence and kept the largest of these counts "
+                                    "(a max over the batch). The loss adds up all lookups of all sequences: row i "
+                                    "moves once per occurrence of i anywhere in ids, the sum of the counts."),
           },
-          on_error=_step_error)
+          on_error=step_error)
 def sgd_step_on_lookup(answer, solution):
     generator = torch.Generator().manual_seed(2)
     cases = [(torch.randn(6, 3, generator=generator), torch.tensor([[1, 4, 4], [0, 4, 1]]), 0.1),
@@ -167,7 +156,7 @@ def sgd_step_on_lookup(answer, solution):
     for W, ids, lr in cases:
         what = tr("sgd_step_on_lookup(W of shape {shape}, ids={ids}, lr={lr})", shape=tuple(W.shape), ids=ids.tolist(),
                   lr=lr)
-        _set_case(W, ids)
+        set_case(W, ids)
         expected = solution(W, ids, lr)                      # before the answer runs, which gets copies
         with forbid_autograd():                              # predict the step: no backward(), no optimiser
             got = answer(W.clone(), ids.clone(), lr)
@@ -180,14 +169,23 @@ def sgd_step_on_lookup(answer, solution):
                                                      "update_only": step,
                                                      "count_times_width": W - lr * counts * W.shape[1],
                                                      "every_row_moves": W - lr, "gradient_is_the_row": W - lr * counts * W,
-                                                     "mean_over_batch": W - lr * counts / ids.shape[0]})
+                                                     "mean_over_batch": W - lr * counts / ids.shape[0],
+                                                     **step_models(W, ids, lr)})
         except Mismatch as wrong:
+            on_every_case(wrong, step_models, cases, _stepped(answer))
             if wrong.mistake is None and got.shape == W.shape:   # say how the step itself differs (×2, ×1/n, …)
                 where = describe_difference(got.detach() - W, step).replace(tr("your answer is the expected one"),
                                                                             tr("it is the expected step"))
                 wrong.where = tr("your step (your answer − W): {where}", where=where)
             raise
     return len(cases)
+
+
+def _stepped(answer):
+    def run(case):
+        with forbid_autograd():
+            return answer(case[0].clone(), case[1].clone(), case[2])
+    return run
 
 
 def _as_int_list(got, what: str) -> list[int]:
@@ -228,6 +226,9 @@ def _as_int_list(got, what: str) -> list[int]:
               "sequence_length_for_vocab": N_("tied, you listed one row per position of the sequence (range of its "
                                            "length). Every row of the vocabulary gets a gradient: the rows are "
                                            "0 … vocab_size-1, however long the sequence."),
+              "last_input_only": N_("untied, you listed only the row of the last input (the token before the last). "
+                                 "Every position but the last predicts its next token and is looked up: the rows "
+                                 "are those of all of ids[:-1], not of the final prediction's input alone."),
           },
           computed_by=("lmtie_edu.lesson01.lookup.next_token_gradient",))
 def rows_reached(answer, solution):
@@ -249,7 +250,9 @@ def rows_reached(answer, solution):
         inputs, targets = set(ids[:-1].tolist()), set(ids[1:].tolist())
         wrong = {"targets_as_inputs": sorted(inputs | targets),
                  "dropped_last_value": sorted(set(ids.tolist()) - {ids[-1].item()}),
-                 "targets_not_inputs": sorted(targets), "every_row_untied": list(range(vocab_size))} if not tie else {
+                 "targets_not_inputs": sorted(targets), "every_row_untied": list(range(vocab_size)),
+                 "last_input_only": [ids[-2].item()] if got == [ids[-2].item()] and rows_always(
+                     answer, cases, lambda ids: [ids[-2]]) else None} if not tie else {
             "head_only_targets": sorted(inputs | targets), "tie_ignored": sorted(inputs),
             "one_row_too_many": list(range(vocab_size + 1)), "sequence_length_for_vocab": list(range(len(ids)))}
         expect_equal(got, expected, what, wrong=wrong)

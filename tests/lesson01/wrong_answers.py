@@ -40,7 +40,7 @@ def bag_over_the_batch(W, ids):
 
 
 def bag_of_distinct_tokens(W, ids):
-    return F.one_hot(ids, W.shape[0]).amax(dim=1).float() @ W     # a repeated token counted once
+    return F.one_hot(ids, W.shape[0]).amax(dim=1).to(W.dtype) @ W  # a repeated token counted once
 
 
 def bag_of_the_whole_batch(W, ids):
@@ -66,6 +66,21 @@ def bag_scaled_by_sqrt_d(W, ids):
 
 def bag_summed_over_the_width(W, ids):
     return (F.one_hot(ids, W.shape[0]).float() @ W).sum(dim=-1)
+
+
+def bag_of_normalised_counts(W, ids):
+    counts = F.one_hot(ids, W.shape[0]).sum(dim=1).to(W.dtype)
+    return counts / counts.norm(dim=1, keepdim=True) @ W
+
+
+def bag_without_token_zero(W, ids):
+    counts = F.one_hot(ids, W.shape[0]).sum(dim=1).to(W.dtype)
+    counts[:, 0] = 0                                              # id 0 taken for padding
+    return counts @ W
+
+
+def bag_in_float32(W, ids):
+    return F.one_hot(ids, W.shape[0]).sum(dim=1).float() @ W.float()
 
 
 def bag_by_indexing(W, ids):
@@ -159,6 +174,24 @@ def step_averaged_over_the_batch(W, ids, lr):
     return W - lr * torch.bincount(ids.flatten(), minlength=W.shape[0]).float().unsqueeze(1) / ids.shape[0]
 
 
+def step_of_a_squared_loss(W, ids, lr):
+    counts = torch.bincount(ids.flatten(), minlength=W.shape[0]).to(W.dtype).unsqueeze(1)
+    return W - lr * 2 * counts * W
+
+
+def step_on_the_first_rows(W, ids, lr):
+    _, counts = ids.flatten().unique(return_counts=True)
+    W = W.clone()
+    W[:len(counts)] -= lr * counts.to(W.dtype).unsqueeze(1)
+    return W
+
+
+def step_by_the_largest_count(W, ids, lr):
+    counts = F.one_hot(ids, W.shape[0]).sum(dim=-2)
+    counts = counts.amax(dim=0) if counts.dim() == 2 else counts
+    return W - lr * counts.to(W.dtype).unsqueeze(1)
+
+
 def step_by_backward(W, ids, lr):
     W = W.clone().requires_grad_(True)
     W[ids].sum().backward()
@@ -234,6 +267,10 @@ def rows_of_the_positions_when_tied(ids, vocab_size, tie):
     return list(range(len(ids))) if tie else sorted(set(ids[:-1].tolist()))
 
 
+def rows_of_the_last_input(ids, vocab_size, tie):
+    return list(range(vocab_size)) if tie else [ids[-2].item()]
+
+
 def rows_by_running_the_step(ids, vocab_size, tie):
     from lmtie_edu.lesson01.lookup import next_token_gradient
 
@@ -257,17 +294,22 @@ WRONG = {
                       "integer_one_hot": bag_with_integer_one_hot, "not_summed": bag_not_summed,
                       "mean_not_sum": bag_as_mean, "last_token_only": bag_of_the_last_token,
                       "reshape_not_transpose": bag_reshaped_for_a_transpose, "running_sum": bag_as_running_sum,
-                      "scaled_by_sqrt_d": bag_scaled_by_sqrt_d, "summed_over_width": bag_summed_over_the_width},
+                      "scaled_by_sqrt_d": bag_scaled_by_sqrt_d, "summed_over_width": bag_summed_over_the_width,
+                      "normalised_counts": bag_of_normalised_counts, "zero_as_padding": bag_without_token_zero,
+                      "distinct_tokens": bag_of_distinct_tokens, "float32_result": bag_in_float32},
     "sgd_step_on_lookup": {"overwrite": step_overwrites_repeats, "ascent": step_ascends, "update_only": step_only,
                            "no_minlength": step_without_minlength, "counts_not_column": step_counts_as_a_row,
                            "count_times_width": step_times_the_width, "every_row_moves": step_of_every_row,
-                           "gradient_is_the_row": step_along_the_rows, "mean_over_batch": step_averaged_over_the_batch},
+                           "gradient_is_the_row": step_along_the_rows, "mean_over_batch": step_averaged_over_the_batch,
+                           "squared_loss": step_of_a_squared_loss, "counts_not_at_ids": step_on_the_first_rows,
+                           "max_over_sequences": step_by_the_largest_count},
     "rows_reached": {"targets_as_inputs": rows_with_the_targets,
                      "head_only_targets": rows_of_inputs_and_targets_when_tied,
                      "tie_ignored": rows_ignoring_the_tie, "dropped_last_value": rows_without_the_last_token,
                      "targets_not_inputs": rows_without_the_first_token, "every_row_untied": rows_with_the_tie_inverted,
                      "one_row_too_many": rows_one_too_many_when_tied,
-                     "sequence_length_for_vocab": rows_of_the_positions_when_tied},
+                     "sequence_length_for_vocab": rows_of_the_positions_when_tied,
+                     "last_input_only": rows_of_the_last_input},
 }
 
 # More answers that make a named mistake (the check must give them the same diagnosis as WRONG's).
@@ -278,7 +320,7 @@ ALSO = {
 }
 
 CAUGHT = {
-    "bag_of_tokens": [bag_over_the_batch, bag_of_distinct_tokens, bag_of_the_whole_batch],
+    "bag_of_tokens": [bag_over_the_batch, bag_of_the_whole_batch],
     "sgd_step_on_lookup": [step_with_the_lessons_V, step_of_a_mean_loss, step_sets_the_rows, step_without_lr,
                            step_of_the_first_sequence],
     "rows_reached": [rows_up_to_the_largest_id_when_tied, rows_of_the_targets_when_tied,
