@@ -8,7 +8,7 @@ import torch
 from lmtie_edu.kit.exercises import Mismatch, exercise, expect_close, expect_equal, expect_type, hint
 from lmtie_edu.shared.language import N_, tr
 
-from . import solutions
+from . import mistakes, solutions
 
 __all__ = ["combined_perplexity", "gradient_step_counts", "hint", "tied_width"]  # the lesson calls ex.hint("name")
 
@@ -51,6 +51,19 @@ def _exact_fit(V, d, c, H, solution) -> bool:
         "context_forgotten": N_("your MLP's first layer reads one vector of d numbers (d·H weights): it reads the "
                              "c context vectors side by side, c·d numbers, so it has c·d·H weights, in the budget "
                              "and in the tied count alike."),
+        "hidden_grows_with_width": N_("you let the MLP's hidden size grow with the width (H = 4·d, the transformer "
+                                   "habit): TinyLM's hidden size is the given `hidden`, the same at every width, so "
+                                   "only c·d·H + H·d + d of the MLP grows with d."),
+        "position_table": N_("you counted a table of position vectors (context × d numbers): TinyLM has none (it "
+                          "reads the c context vectors side by side), so its count is E (and O), the two Linear "
+                          "layers and their biases."),
+        "second_layer_forgotten": N_("you left out the MLP's second layer, Linear(H → d) with its bias (H·d + d "
+                                  "numbers, which grow with the width): without it a wider model looks cheaper "
+                                  "than it is."),
+        "multiple_of_8": N_("you rounded the width down to a multiple of 8: the exercise asks for the largest "
+                         "width that fits the budget, whatever it is."),
+        "parameters_saved": N_("you returned V·d_model, the number of parameters the tie saves: the exercise asks "
+                            "for the width those saved parameters buy."),
     })
 def tied_width(answer, solution):
     for V, d, c, H in _WIDTH_CASES:
@@ -58,6 +71,10 @@ def tied_width(answer, solution):
         got = answer(V, d, c, H)
         what = f"tied_width(vocab_size={V}, d_model={d}, context={c}, hidden={H})"
         expect_type(got, int, what)
+        for key, model in mistakes.WIDTH_MISTAKES.items():  # a count of its own, if the answer gives it everywhere
+            if got != expected and got == model(V, d, c, H) and mistakes.always_gives(
+                    answer, ((case, case) for case in _WIDTH_CASES), model, lambda a, b: a == b):
+                raise Mismatch(tr("{what}: wrong value", what=what), expected, got, mistake=key)
         wrong = {"doubled_width": 2 * d, "same_width": d, "over_budget": expected + 1,
                  "context_forgotten": solution(V, d, 1, H)}
         if _exact_fit(V, d, c, H, solution) and (got != expected - 1 or all(
@@ -69,6 +86,10 @@ def tied_width(answer, solution):
 
 
 _PERPLEXITY_CASES = [(145.5, 4.6, 0.257), (200.0, 7.0, 0.132), (80.0, 3.0, 0.0), (60.0, 5.0, 0.75)]
+
+
+def _close(got, value) -> bool:
+    return isinstance(got, float) and math.isclose(got, value, rel_tol=1e-6)
 
 
 def _exp(x: float) -> float:
@@ -101,6 +122,19 @@ def _exp(x: float) -> float:
                        "unk_share already add up to 1, so the weighted sum is the mean."),
         "share_as_percent": N_("you divided unk_share by 100: it is a fraction between 0 and 1 (0.257 means 25.7 % "
                             "of the targets), not a percentage."),
+        "unk_added_on_top": N_("you kept the whole cross-entropy of the real words and added the <unk> term on top: "
+                            "the mean cross-entropy weighs the words' part by their share too, (1 − unk_share)."),
+        "unk_term_dropped": N_("you left out the <unk> targets' term: the mean cross-entropy is (1 − unk_share)·ln "
+                            "word_perplexity + unk_share·ln unk_perplexity, both terms."),
+        "word_term_dropped": N_("you left out the real words' term: the mean cross-entropy is (1 − unk_share)·ln "
+                             "word_perplexity + unk_share·ln unk_perplexity, both terms."),
+        "word_perplexity_only": N_("you returned the perplexity on the real words alone: the <unk> targets are "
+                                "targets too, and the perplexity over all targets includes them."),
+        "harmonic_mean": N_("you took a weighted harmonic mean of the perplexities: a perplexity is the exponential "
+                         "of a mean cross-entropy, so the weighted mean is taken of their logarithms (a weighted "
+                         "geometric mean)."),
+        "words_share_for_both": N_("you weighed both cross-entropies by the words' share (1 − unk_share): the <unk> "
+                                "term is weighed by unk_share, so that the two weights add up to 1."),
     })
 def combined_perplexity(answer, solution):
     for words, unk, share in _PERPLEXITY_CASES:
@@ -121,6 +155,9 @@ def combined_perplexity(answer, solution):
                  ("halved_mean", math.exp(log_mean / 2)),
                  ("share_as_percent", math.exp((1 - share / 100) * math.log(words) + share / 100 * math.log(unk)))]
         mistake = next((key for key, value in wrong if math.isclose(got, value, rel_tol=1e-6)), None)
+        mistake = mistake or next((key for key, model in mistakes.PERPLEXITY_MISTAKES.items() if _close(
+            got, model(words, unk, share)) and mistakes.always_gives(answer, ((case, case) for case in _PERPLEXITY_CASES),
+                                                                   model, _close)), None)
         raise Mismatch(tr("{what}: wrong value", what=what), round(expected, 3), round(got, 3) if math.isfinite(got) else got,
                        mistake=mistake)
     return len(_PERPLEXITY_CASES)
@@ -148,29 +185,6 @@ def _gradient_cases():
             (_lesson_batches(), 8, True), (_random_batches(62, 20, 12, 4, 3), 20, True)]
 
 
-def _per_step(batches, vocab_size, ids_of):
-    """Per row, the number of steps in which ``ids_of(inputs, targets)`` contains it at least once."""
-    counts = torch.zeros(vocab_size, dtype=torch.long)
-    for inputs, targets in batches:
-        counts += torch.bincount(ids_of(inputs, targets).flatten(), minlength=vocab_size) > 0
-    return counts
-
-
-def _gradient_mistakes(batches, vocab_size, tie):
-    """What each named mistake returns on these batches: key -> (input_counts, output_counts)."""
-    steps = torch.full((vocab_size,), len(batches))
-    read = _per_step(batches, vocab_size, lambda inputs, targets: inputs)
-    if not tie:
-        occurrences = sum(torch.bincount(inputs.flatten(), minlength=vocab_size) for inputs, _ in batches)
-        positions = sum((inputs.unsqueeze(-1) == torch.arange(vocab_size)).any(dim=0).sum(dim=0) for inputs, _ in batches)
-        return {"output_only_targets": (read, _per_step(batches, vocab_size, lambda inputs, targets: targets)),
-                "counted_occurrences": (occurrences, steps), "counted_positions": (positions, steps),
-                "first_example_only": (_per_step(batches, vocab_size, lambda inputs, targets: inputs[0]), steps),
-                "pair_swapped": (steps, read),
-                "output_batch_size": (read, torch.full((vocab_size,), len(batches[0][0])))}
-    return {"tied_as_untied": (read, steps), "tied_summed": (read + steps, read + steps), "tied_reads_only": (read, read)}
-
-
 def _same(a, b) -> bool:
     """Equal numbers and shape; ``a`` may be anything a learner returned (False if it is not numbers)."""
     try:
@@ -178,6 +192,10 @@ def _same(a, b) -> bool:
     except (TypeError, ValueError, RuntimeError):
         return False
     return a.shape == b.shape and bool(torch.equal(a.double(), b.double()))
+
+
+def _same_pair(got, pair) -> bool:
+    return isinstance(got, (tuple, list)) and len(got) == 2 and all(_same(g, w) for g, w in zip(got, pair, strict=True))
 
 
 @exercise(solutions.gradient_step_counts, hints=[
@@ -214,6 +232,20 @@ def _same(a, b) -> bool:
                         "first and the rows of O second."),
         "output_batch_size": N_("your output counts are the batch size. A row of O gets one gradient per step (the "
                              "batch's examples are summed into it), so its count is the number of steps."),
+        "input_from_targets": N_("your untied input counts are the steps in which the word is a target: a row of E "
+                              "gets a gradient when the lookup reads it, so count the steps whose inputs contain "
+                              "the word."),
+        "marked_not_counted": N_("your untied input counts say only whether a row was ever read (0 or 1): count the "
+                              "steps in which it is read, adding one for every step (+=), not setting it to 1."),
+        "inputs_and_targets": N_("your untied input counts also count the steps in which the word is only a target: "
+                              "the target's row of E is not read (the target is scored by O), so only the inputs "
+                              "count."),
+        "last_context_word_only": N_("your untied input counts look at the last context position only (inputs[:, -1]): "
+                                  "the model reads every word of the window, so look at all of the step's inputs."),
+        "tied_union_of_reads_and_targets": N_("tied, you counted the steps in which the row is read or is a target: "
+                                           "the one matrix is also the output layer, and the softmax sends a "
+                                           "gradient to every one of its rows at every step, so every count is the "
+                                           "number of steps."),
     })
 def gradient_step_counts(answer, solution):
     cases = _gradient_cases()
@@ -226,10 +258,16 @@ def gradient_step_counts(answer, solution):
             raise Mismatch(tr("{what} must return a pair (input_counts, output_counts)", what=what),
                            tr("a pair of tensors"),
                            type(got).__name__ if not isinstance(got, (tuple, list)) else tr("{count} items", count=len(got)))
-        wrong = {key: pair for key, pair in _gradient_mistakes(batches, vocab_size, tie).items()
+        wrong = {key: pair for key, pair in mistakes.gradient_mistakes(batches, vocab_size, tie).items()
                  if not all(_same(w, e) for w, e in zip(pair, expected, strict=True))}
         mistake = next((key for key, pair in wrong.items()
                         if all(_same(g, w) for g, w in zip(got, pair, strict=True))), None)
+        if mistake is None and not all(_same(g, e) for g, e in zip(got, expected, strict=True)):
+            mistake = next((key for key, model in mistakes.COUNT_MISTAKES.items() if _same_pair(
+                got, model(batches, vocab_size, tie)) and mistakes.always_gives(answer, (
+                    (([(x.clone(), y.clone()) for x, y in b], v, t), (b, v, t)) for b, v, t in cases), model,
+                    _same_pair)), None)
+            wrong[mistake] = mistakes.COUNT_MISTAKES[mistake](batches, vocab_size, tie) if mistake else None
         for index, part in enumerate((N_("input counts (rows of E)"), N_("output counts (rows of O)"))):
             expect_close(got[index], expected[index], tr("{what}: the {part}", what=what, part=tr(part)),
                          wrong={mistake: wrong[mistake][index]} if mistake else None)

@@ -245,25 +245,93 @@ def counts_output_batch_size(batches, vocab_size, tie):
     return _read_per_step(batches, vocab_size), per_batch
 
 
+def _widest(vocab_size, d_model, size):
+    budget, d = size(d_model, False), d_model
+    while size(d + 1, True) <= budget:
+        d += 1
+    return d
+
+
+def width_hidden_grows_with_width(vocab_size, d_model, context, hidden):  # "hidden = 4·d", as in a transformer
+    return _widest(vocab_size, d_model, lambda d, tie: (1 if tie else 2) * vocab_size * d + context * d * 4 * d
+                   + 4 * d + 4 * d * d + d)
+
+
+def width_with_a_position_table(vocab_size, d_model, context, hidden):
+    return _widest(vocab_size, d_model, lambda d, tie: _parameters(vocab_size, d, context, hidden, tie) + context * d)
+
+
+def width_multiple_of_8(vocab_size, d_model, context, hidden):
+    return _widest(vocab_size, d_model, lambda d, tie: _parameters(vocab_size, d, context, hidden, tie)) // 8 * 8
+
+
+def perplexity_unk_added_on_top(word_perplexity, unk_perplexity, unk_share):
+    return math.exp(math.log(word_perplexity) + unk_share * math.log(unk_perplexity))
+
+
+def perplexity_unk_term_dropped(word_perplexity, unk_perplexity, unk_share):
+    return math.exp((1 - unk_share) * math.log(word_perplexity))
+
+
+def perplexity_word_term_dropped(word_perplexity, unk_perplexity, unk_share):
+    return math.exp(unk_share * math.log(unk_perplexity))
+
+
+def perplexity_of_the_words_only(word_perplexity, unk_perplexity, unk_share):  # <unk> targets left out
+    return word_perplexity
+
+
+def counts_inputs_from_targets(batches, vocab_size, tie):
+    steps = torch.full((vocab_size,), len(batches))
+    if tie:
+        return steps.clone(), steps
+    return _read_per_step(batches, vocab_size, lambda x, y: y), steps
+
+
+def counts_marked_not_counted(batches, vocab_size, tie):
+    steps = torch.full((vocab_size,), len(batches))
+    if tie:
+        return steps.clone(), steps
+    read = torch.zeros(vocab_size, dtype=torch.long)
+    for inputs, _ in batches:
+        read[inputs.flatten().unique()] = 1  # marks, does not count
+    return read, steps
+
+
 WRONG = {
     "tied_width": {"doubled_width": width_doubled,
                    "same_width": width_counting_the_tie_twice,
                    "over_budget": width_rounded,
                    "below_budget": width_strictly_below_budget,
-                   "context_forgotten": width_context_forgotten},
+                   "context_forgotten": width_context_forgotten,
+                   "hidden_grows_with_width": width_hidden_grows_with_width,
+                   "position_table": width_with_a_position_table,
+                   "second_layer_forgotten": width_mlp_without_second_layer,
+                   "multiple_of_8": width_multiple_of_8, "parameters_saved": width_returns_parameters_saved},
     "combined_perplexity": {"averaged_perplexities": perplexity_arithmetic_mean,
                             "swapped_shares": perplexity_swapped_shares,
                             "unweighted": perplexity_unweighted,
                             "no_exponential": perplexity_mean_cross_entropy,
                             "mismatched_bases": perplexity_log2_then_exp,
                             "perplexities_as_cross_entropies": perplexity_exp_of_perplexities,
-                            "halved_mean": perplexity_halved, "share_as_percent": perplexity_share_as_percent},
+                            "halved_mean": perplexity_halved, "share_as_percent": perplexity_share_as_percent,
+                            "unk_added_on_top": perplexity_unk_added_on_top,
+                            "unk_term_dropped": perplexity_unk_term_dropped,
+                            "word_term_dropped": perplexity_word_term_dropped,
+                            "word_perplexity_only": perplexity_of_the_words_only,
+                            "harmonic_mean": perplexity_harmonic_mean,
+                            "words_share_for_both": perplexity_share_of_words},
     "gradient_step_counts": {"output_only_targets": counts_output_only_for_targets,
                              "counted_occurrences": counts_occurrences,
                              "tied_as_untied": counts_ignoring_the_tie,
                              "tied_summed": counts_tied_summed, "tied_reads_only": counts_tied_reads_only,
                              "counted_positions": counts_positions, "first_example_only": counts_first_example_only,
-                             "pair_swapped": counts_pair_swapped, "output_batch_size": counts_output_batch_size},
+                             "pair_swapped": counts_pair_swapped, "output_batch_size": counts_output_batch_size,
+                             "input_from_targets": counts_inputs_from_targets,
+                             "marked_not_counted": counts_marked_not_counted,
+                             "inputs_and_targets": counts_input_rows_of_targets_too,
+                             "last_context_word_only": counts_only_last_context_word,
+                             "tied_union_of_reads_and_targets": counts_tied_as_union_of_reads_and_targets},
 }
 
 SHORTCUTS = {
@@ -273,9 +341,6 @@ SHORTCUTS = {
 }
 
 CAUGHT = {
-    "tied_width": [width_ceil, width_without_biases, width_mlp_without_second_layer,
-                   width_returns_parameters_saved],
-    "combined_perplexity": [perplexity_harmonic_mean, perplexity_share_of_words],
-    "gradient_step_counts": [counts_input_rows_of_targets_too, counts_without_minlength, counts_as_fractions,
-                             counts_tied_as_union_of_reads_and_targets, counts_only_last_context_word],
+    "tied_width": [width_ceil, width_without_biases],
+    "gradient_step_counts": [counts_without_minlength, counts_as_fractions],
 }
