@@ -1,22 +1,25 @@
 """What will Binder build? Ask repo2docker's own command line, without Docker.
 
-Copies this checkout (tracked + untracked-but-not-ignored files) to a scratch folder and runs
-``repo2docker --no-build --debug`` on it: repo2docker picks its build pack and prints the Dockerfile it would
-build (saved to build/binder/Dockerfile) without contacting a Docker engine. Checks:
+The badges launch Binder's environment branch ``binder-<ref>`` (tools/binder_branch.py), which nbgitpuller then
+fills with the students' branch. This check writes that branch from this checkout's HEAD (in a scratch clone: the
+repository's own branches are not touched), extracts it to a scratch folder and runs ``repo2docker --no-build
+--debug`` on it: repo2docker picks its build pack and prints the Dockerfile it would build (saved to
+build/binder/Dockerfile) without contacting a Docker engine. Checks:
 
 - Python >= 3.11 from binder/runtime.txt: repo2docker says so, and the conda lock the Dockerfile copies in
   holds that Python;
 - the Dockerfile installs binder/requirements.txt and runs binder/postBuild;
-- binder/requirements.txt (with the ``-r``/``-c`` files it includes) adds the CPU index for torch and pins
-  torch.
+- binder/requirements.txt (with the ``-c`` file it includes) adds the CPU index for torch, pins torch, installs
+  nbgitpuller and the package at a commit, and pins the notebook that matches the course's jupyterlab;
+- the branch holds no lesson, solution or test (its image does not change when a lesson does).
 
 ``--env`` also builds the environment repo2docker would build, in build/binder-env, and runs ``pip check``
 in it: a venv of this machine's Python 3.11 gets every Python package of that conda lock at the lock's
-version (``--no-deps``: conda installed them as one consistent set), then ``pip install -r
-binder/requirements.txt`` as the Dockerfile runs it. Not done here: the CPU index line is left out (that
-host is unreachable here; torch 2.13.0+cpu comes from this machine's wheel, the file that index serves), and
-conda's non-Python packages (node, libraries) are not installed. The venv is kept and rebuilt only when the
-lock or a requirements file changes.
+version (``--no-deps``: conda installed them as one consistent set), then the branch's requirements as the
+Dockerfile installs them, with this checkout's package in place of the ``git+`` line (GitHub is unreachable
+here). Not done here: the CPU index line is left out (that host is unreachable here; torch 2.13.0+cpu comes
+from this machine's wheel, the file that index serves), and conda's non-Python packages (node, libraries) are
+not installed. The venv is kept and rebuilt only when the lock or a requirements file changes.
 
 repo2docker (pinned below) is installed into build/r2d-venv the first time (it is not a course dependency).
 
@@ -58,21 +61,25 @@ def ensure_repo2docker() -> Path:
     return exe
 
 
-def copy_checkout(target: Path) -> None:
-    files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=REPO,
-                           check=True, capture_output=True, text=True).stdout.split("\0")
-    for name in filter(None, files):
-        if (REPO / name).is_file():
-            (target / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(REPO / name, target / name)
+def environment_tree(target: Path) -> None:
+    """Binder's environment branch of this checkout's HEAD, written in a scratch clone, extracted into ``target``."""
+    from tools.binder_branch import write_branch
+
+    with tempfile.TemporaryDirectory(prefix="binder-branch-") as scratch:
+        clone = Path(scratch) / "course.git"
+        subprocess.run(["git", "clone", "--quiet", "--bare", str(REPO), str(clone)], check=True)
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, check=True, capture_output=True,
+                              text=True).stdout.strip()
+        write_branch(head, "binder-check", repo=clone)
+        archive = subprocess.run(["git", "--git-dir", str(clone), "archive", "binder-check"], check=True,
+                                 capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
 
 
-def run_repo2docker(exe: Path) -> tuple[str, str]:
-    """The Dockerfile repo2docker prints for this checkout, and its log."""
-    with tempfile.TemporaryDirectory(prefix="binder-check-") as scratch:
-        copy_checkout(Path(scratch))
-        result = subprocess.run([str(exe), "--no-build", "--debug", "--user-id", "1000", "--user-name",
-                                 "jovyan", "."], cwd=scratch, capture_output=True, text=True)
+def run_repo2docker(exe: Path, tree: Path) -> tuple[str, str]:
+    """The Dockerfile repo2docker prints for the folder ``tree``, and its log."""
+    result = subprocess.run([str(exe), "--no-build", "--debug", "--user-id", "1000", "--user-name",
+                             "jovyan", "."], cwd=tree, capture_output=True, text=True)
     if result.returncode:
         sys.exit(f"repo2docker --no-build failed:\n{result.stderr[-3000:]}")
     return result.stdout, result.stderr
@@ -90,8 +97,9 @@ def conda_lock(dockerfile: str) -> Path | None:
     return Path(unescape(match.group(1))) if match else None
 
 
-def requirement_lines(path: Path, seen: set | None = None) -> list[tuple[str, str]]:
-    """(file, line) for every non-comment line of a requirements file and the -r/-c files it includes."""
+def requirement_lines(path: Path, root: Path, seen: set | None = None) -> list[tuple[str, str]]:
+    """(file relative to ``root``, line) for every non-comment line of a requirements file and the -r/-c files it
+    includes."""
     seen = seen if seen is not None else set()
     if path in seen:
         return []
@@ -101,10 +109,10 @@ def requirement_lines(path: Path, seen: set | None = None) -> list[tuple[str, st
         line = raw.split(" #", 1)[0].strip()
         if not line or line.startswith("#"):
             continue
-        rows.append((str(path.relative_to(REPO)), line))
+        rows.append((str(path.relative_to(root)), line))
         match = re.match(r"^(-r|-c|--requirement|--constraint)\s+(\S+)", line)
         if match:
-            rows += requirement_lines((path.parent / match.group(2)).resolve(), seen)
+            rows += requirement_lines((path.parent / match.group(2)).resolve(), root, seen)
     return rows
 
 
@@ -118,11 +126,11 @@ def lock_python_packages(lock: Path) -> list[str]:
     return pins
 
 
-def check_env(lock: Path) -> list[str]:
+def check_env(lock: Path, tree: Path) -> list[str]:
     """Build the environment repo2docker would build (see the module's doc) and run pip check in it."""
     started = time.perf_counter()
-    binder_req = REPO / "binder" / "requirements.txt"
-    inputs = [lock, binder_req, REPO / "requirements.txt", REPO / "constraints.txt", REPO / "pyproject.toml"]
+    binder_req = tree / "binder" / "requirements.txt"
+    inputs = [lock, binder_req, tree / "binder" / "constraints.txt", REPO / "pyproject.toml"]
     digest = hashlib.sha256(b"".join(p.read_bytes() for p in inputs)).hexdigest()[:16]
     stamp, python = ENV / f".installed-{digest}", ENV / "bin" / "python"
     if not stamp.exists():
@@ -136,13 +144,15 @@ def check_env(lock: Path) -> list[str]:
                               capture_output=True, text=True)
         if done.returncode:
             return [f"installing the conda lock's packages failed:\n{done.stderr[-3000:]}"]
-        # binder/requirements.txt as the Dockerfile installs it (from the repository root), less the index line.
-        lines = [line if not line.startswith("-r ") else f"-r {(binder_req.parent / line[3:].strip()).resolve()}"
+        # The branch's requirements as the Dockerfile installs them, less the index line, and this checkout's
+        # package in place of its git+ line (GitHub is unreachable here).
+        shutil.copy(tree / "binder" / "constraints.txt", ENV / "constraints.txt")
+        lines = [f"lmtie_edu @ {REPO.as_uri()}" if line.startswith("lmtie_edu @ git+") else line
                  for line in binder_req.read_text().splitlines() if CPU_INDEX not in line]
         (ENV / "requirements.txt").write_text("\n".join(lines) + "\n")
         print("  binder env: pip install -r binder/requirements.txt ...", flush=True)
         install = subprocess.run([str(python), "-m", "pip", "install", "-q", "-r", str(ENV / "requirements.txt")],
-                                 cwd=REPO, capture_output=True, text=True)
+                                 cwd=ENV, capture_output=True, text=True)
         if install.returncode:
             return [f"pip install -r binder/requirements.txt failed:\n{install.stderr[-3000:]}"]
         conflicts = [x for x in install.stderr.splitlines() if "requires" in x and "incompatible" in x]
@@ -164,10 +174,31 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     started = time.perf_counter()
     exe = ensure_repo2docker()
-    dockerfile, log = run_repo2docker(exe)
+    with tempfile.TemporaryDirectory(prefix="binder-check-") as scratch:
+        tree = Path(scratch)
+        environment_tree(tree)
+        problems = check_tree(exe, tree)
+        lock = conda_lock((OUT / "Dockerfile").read_text(encoding="utf-8"))
+        if args.env and lock is not None and lock.is_file():
+            problems += check_env(lock, tree)
+    for problem in problems:
+        print(f"FAIL: {problem}")
+    print(f"binder check: {'FAILED' if problems else 'passed'} in {time.perf_counter() - started:.0f} s")
+    return 1 if problems else 0
+
+
+def check_tree(exe: Path, tree: Path) -> list[str]:
+    """What repo2docker would build from the environment branch in ``tree``: the problems found."""
+    dockerfile, log = run_repo2docker(exe, tree)
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "Dockerfile").write_text(dockerfile, encoding="utf-8")
     lines, problems = dockerfile.splitlines(), []
+    files = sorted(str(path.relative_to(tree)) for path in tree.rglob("*") if path.is_file())
+    print(f"Binder's environment branch, written from HEAD: {', '.join(files)}")
+    strays = [name for name in files if name.startswith(("notebooks/", "lmtie_edu/", "tests/"))
+              or name.endswith(("solutions.py", ".ipynb"))]
+    if strays:
+        problems.append(f"the environment branch holds {strays}: a change to them would rebuild the image")
     picked = re.search(r"Building conda environment for python=([\d.]+)", log)
     version = picked.group(1) if picked else "0"
     print(f"repo2docker {REPO2DOCKER} --no-build: conda environment for python={version}, "
@@ -189,9 +220,9 @@ def main(argv: list[str] | None = None) -> int:
         problems.append("the Dockerfile does not install binder/requirements.txt")
     if not any("./binder/postBuild" in line for line in lines):
         problems.append("the Dockerfile does not run binder/postBuild")
-    rows = requirement_lines(REPO / "binder" / "requirements.txt")
+    rows = requirement_lines(tree / "binder" / "requirements.txt", tree)
     for where, line in rows:
-        if CPU_INDEX in line or line.startswith(("torch", "notebook", "-r", "-c", "-e")):
+        if CPU_INDEX in line or line.startswith(("torch", "notebook", "nbgitpuller", "lmtie_edu", "-c")):
             print(f"  {where}: {line}")
     if not any(line in (f"--extra-index-url {CPU_INDEX}", f"--index-url {CPU_INDEX}") for _, line in rows):
         problems.append(f"binder/requirements.txt does not add the CPU index {CPU_INDEX}")
@@ -201,14 +232,12 @@ def main(argv: list[str] | None = None) -> int:
     if lock_notebook and not any(re.fullmatch(r"notebook==[\d.]+", line) for _, line in rows):
         problems.append(f"the conda lock ships {lock_notebook[0]} and binder/requirements.txt does not pin the "
                         "notebook that matches the course's jupyterlab (make test-binder-env shows pip check)")
+    if not any(re.fullmatch(r"nbgitpuller==[\d.]+", line) for _, line in rows):
+        problems.append("binder/requirements.txt does not pin nbgitpuller, which the launch link needs")
+    if not any(re.fullmatch(r"lmtie_edu @ git\+https://\S+@[0-9a-f]{40}", line) for _, line in rows):
+        problems.append("binder/requirements.txt does not install lmtie_edu at one commit")
     print(f"  rendered Dockerfile: {(OUT / 'Dockerfile').relative_to(REPO)} ({len(lines)} lines)")
-    if args.env and lock is not None and lock.is_file():
-        problems += check_env(lock)
-    for problem in problems:
-        print(f"FAIL: {problem}")
-    print(f"binder check: {'FAILED' if problems else 'passed'} in {time.perf_counter() - started:.0f} s")
-    return 1 if problems else 0
-
+    return problems
 
 if __name__ == "__main__":
     sys.exit(main())

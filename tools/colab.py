@@ -37,7 +37,7 @@ import re
 import sys
 import tomllib
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import urlencode
 
 import nbformat
 
@@ -90,10 +90,22 @@ if "google.colab" in sys.modules:
     print("lmtie_edu installed; kept", ", ".join(keep))"""
 
 
+def binder_link(url: str, ref: str, notebook: str) -> str:
+    """Binder builds the environment branch ``binder-<ref>`` (tools/binder_branch.py), then nbgitpuller pulls the
+    students' branch into the session and opens the lesson: the link nbgitpuller's generator writes ("Binder" tab).
+    """
+    from tools.binder_branch import branch_for
+
+    slug = github_slug(url)
+    pull = "git-pull?" + urlencode({"repo": url, "branch": pull_branch(ref),
+                                    "urlpath": f"lab/tree/{slug.split('/')[1]}/notebooks/{notebook}"})
+    return f"https://mybinder.org/v2/gh/{slug}/{branch_for(ref)}?{urlencode({'urlpath': pull})}"
+
+
 def badge_source(url: str, ref: str, notebook: str) -> str:
     slug = github_slug(url)
     colab = f"https://colab.research.google.com/github/{slug}/blob/{ref}/notebooks/{notebook}"
-    binder = f"https://mybinder.org/v2/gh/{slug}/{ref}?urlpath={quote(f'lab/tree/notebooks/{notebook}', safe='')}"
+    binder = binder_link(url, ref, notebook)
     return (f"[![Open In Colab](https://{BADGE_MARKER})]({colab}) "
             f"[![Launch Binder](https://mybinder.org/badge_logo.svg)]({binder})")
 

@@ -83,15 +83,11 @@ def course_version(ref: str, repo: Path = REPO) -> str:
     return match[1] if match else "?"
 
 
-def write_branch(ref: str, branch: str, repo: Path = REPO, author: dict | None = None) -> str | None:
-    """Add one commit with the students' files of ``ref`` to ``branch``; its id, or None when nothing changed.
-
-    ``author``: GIT_AUTHOR_*/GIT_COMMITTER_* variables for the commit (default: git's configured identity)."""
-    commit = git("rev-parse", "--verify", f"{ref}^{{commit}}", repo=repo).strip()
-    entries = student_entries(commit, repo)
-    readme = README.format(version=course_version(commit, repo), ref=ref, commit=commit[:12])
-    entries.append(("100644", git("hash-object", "-w", "--stdin", repo=repo, stdin=readme).strip(), "README.md"))
-    index = Path(git("rev-parse", "--git-path", "lmtie-students-index", repo=repo).strip())
+def commit_files(branch: str, entries: list[tuple[str, str, str]], message: str, repo: Path = REPO,
+                 author: dict | None = None) -> str | None:
+    """Add one commit holding exactly ``entries`` ((mode, blob, path)) on top of ``branch``; its id, or None when
+    the branch's tip already holds that tree. Git's plumbing only: the working tree and HEAD are not touched."""
+    index = Path(git("rev-parse", "--git-path", "lmtie-branch-index", repo=repo).strip())
     index = index if index.is_absolute() else repo / index
     env = {"GIT_INDEX_FILE": str(index)}
     try:
@@ -106,24 +102,42 @@ def write_branch(ref: str, branch: str, repo: Path = REPO, author: dict | None =
     if tip and git("rev-parse", f"{tip}^{{tree}}", repo=repo).strip() == tree:
         return None
     parents = ["-p", tip] if tip else []
-    new = git("commit-tree", tree, *parents, "-m", f"Students' lessons from {ref} ({commit[:12]})", repo=repo,
-              env=author).strip()
+    new = git("commit-tree", tree, *parents, "-m", message, repo=repo, env=author).strip()
     git("update-ref", f"refs/heads/{branch}", new, *([tip] if tip else []), repo=repo)
     return new
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--ref", default="main", help="the commit, branch or tag to take the lessons from")
-    parser.add_argument("--branch", help="the branch to write (default: students/<ref>)")
+def blob(text: str, repo: Path = REPO) -> str:
+    """The id of ``text`` stored as a blob in ``repo``."""
+    return git("hash-object", "-w", "--stdin", repo=repo, stdin=text).strip()
+
+
+def write_branch(ref: str, branch: str, repo: Path = REPO, author: dict | None = None) -> str | None:
+    """Add one commit with the students' files of ``ref`` to ``branch``; its id, or None when nothing changed.
+
+    ``author``: GIT_AUTHOR_*/GIT_COMMITTER_* variables for the commit (default: git's configured identity)."""
+    commit = git("rev-parse", "--verify", f"{ref}^{{commit}}", repo=repo).strip()
+    entries = student_entries(commit, repo)
+    readme = README.format(version=course_version(commit, repo), ref=ref, commit=commit[:12])
+    entries.append(("100644", blob(readme, repo), "README.md"))
+    return commit_files(branch, entries, f"Students' lessons from {ref} ({commit[:12]})", repo, author)
+
+
+def branch_command(description: str, write, name_for, argv: list[str] | None) -> int:
+    """The command line of a branch writer: ``write(ref, branch, repo=...)`` to ``--branch`` or ``name_for(ref)``."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--ref", default="main", help="the commit, branch or tag to write the branch from")
+    parser.add_argument("--branch", help=f"the branch to write (default: {name_for('<ref>')})")
     parser.add_argument("--repo", type=Path, default=REPO, help="the course's git repository (default: this one)")
     args = parser.parse_args(argv)
-    branch = args.branch or branch_for(args.ref)
-    new = write_branch(args.ref, branch, repo=args.repo)
-    print(f"{branch}: {'unchanged' if new is None else 'now ' + new[:12]}; push it with "
-          f"`git push origin {branch}`")
+    branch = args.branch or name_for(args.ref)
+    new = write(args.ref, branch, repo=args.repo)
+    print(f"{branch}: {'unchanged' if new is None else 'now ' + new[:12]}; push it with `git push origin {branch}`")
     return 0
 
+
+def main(argv: list[str] | None = None) -> int:
+    return branch_command(__doc__.splitlines()[0], write_branch, branch_for, argv)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,29 +1,13 @@
 """The students' branch (tools/student_branch.py): every lesson, no solutions, a history nbgitpuller can merge."""
 
 import subprocess
-from pathlib import Path
 
 import pytest
 
 from tools import colab
 from tools.student_branch import branch_for, main, write_branch
 
-REPO = Path(__file__).resolve().parents[2]
-AUTHOR = {"GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.invalid",
-          "GIT_COMMITTER_NAME": "Test", "GIT_COMMITTER_EMAIL": "test@example.invalid"}
-
-
-def git(repo: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True).stdout
-
-
-@pytest.fixture
-def clone(tmp_path) -> Path:
-    """A clone of this repository with this checkout's HEAD as the branch `course`."""
-    target = tmp_path / "course"
-    git(tmp_path, "clone", "-q", "--no-checkout", str(REPO), str(target))
-    git(target, "fetch", "-q", str(REPO), "HEAD:refs/heads/course")
-    return target
+from .conftest import AUTHOR, REPO, commit_change, git
 
 
 def test_the_branch_holds_every_lesson_and_nothing_else(clone):
@@ -44,12 +28,7 @@ def test_the_branch_holds_every_lesson_and_nothing_else(clone):
 def test_a_second_run_adds_nothing_and_a_change_adds_one_commit_on_top(clone, tmp_path):
     first = write_branch("course", "students/course", repo=clone, author=AUTHOR)
     assert write_branch("course", "students/course", repo=clone, author=AUTHOR) is None
-    work = tmp_path / "work"
-    git(tmp_path, "clone", "-q", "--branch", "course", str(clone), str(work))
-    (work / "notebooks" / "LICENSE.md").write_text("changed\n", encoding="utf-8")
-    (work / "tools" / "new_tool.py").write_text("x = 1\n", encoding="utf-8")
-    git(work, "-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-qam", "change")
-    git(work, "push", "-q", "origin", "course")
+    commit_change(clone, tmp_path / "work", {"notebooks/LICENSE.md": "changed\n", "tools/new_tool.py": "x = 1\n"})
     second = write_branch("course", "students/course", repo=clone, author=AUTHOR)
     assert git(clone, "rev-parse", f"{second}^").strip() == first  # a fast-forward: nbgitpuller merges it
     assert git(clone, "show", "students/course:notebooks/LICENSE.md") == "changed\n"

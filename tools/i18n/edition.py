@@ -87,9 +87,9 @@ def relink(markdown: str) -> str:
 
 def chinese_badges(english: str, notebook_name: str) -> str:
     """The badge cell of tools/colab.py with its two URLs moved to notebooks/zh_CN/<notebook>."""
-    result = english
+    result = english  # Colab's path as it is; Binder's nbgitpuller path encoded twice (tools.colab.binder_link)
     for old, new in ((f"/notebooks/{notebook_name}", f"/notebooks/zh_CN/{notebook_name}"),
-                     (f"notebooks%2F{notebook_name}", f"notebooks%2Fzh_CN%2F{notebook_name}")):
+                     (f"notebooks%252F{notebook_name}", f"notebooks%252Fzh_CN%252F{notebook_name}")):
         if result.count(old) != 1:
             raise TranslationError(
                 f"{notebook_name}: the badge cell should contain {old!r} exactly once (as tools/colab.py writes "
