@@ -9,6 +9,18 @@ from lmtie_edu.shared.language import N_, tr
 
 from . import solutions
 from .logits import toy_vocabulary
+from .mistakes import (
+    above_mean,
+    absolute_logits,
+    always_lists,
+    always_rows,
+    cosine_models,
+    never_any,
+    own_norm,
+    token_cosines,
+    up_to_a_factor,
+)
+from .tie_check import check_tie
 
 __all__ = ["cosine_head", "hint", "tied_head_with_bias", "tokens_beating_self"]  # the lesson calls ex.hint("name")
 
@@ -22,11 +34,6 @@ def _ties():
     """Integer rows, so every logit is exact: row 2 repeats row 0, and row 1 = row 0 + an orthogonal vector, so
     tokens 1 and 2 tie with token 0's own logit (equal, not larger)."""
     return torch.tensor([[1.0, 0, 0], [1, 1, 0], [1, 0, 0], [2, 0, 1], [0, 2, 0], [-1, 1, 1]])
-
-
-def _up_to_a_factor(rows: torch.Tensor) -> torch.Tensor:
-    """Rows divided by their mean length: any common positive factor gives the same ranking, so it is ignored."""
-    return rows / rows.norm(dim=1).mean()
 
 
 def _cosine_error(error: BaseException) -> str | None:
@@ -60,12 +67,25 @@ def _cosine_error(error: BaseException) -> str | None:
                                    "direction. Divide each row by its Euclidean norm only."),
               "times_norm": N_("you multiplied each row by its length instead of dividing by it: the long rows get "
                             "longer still. Divide each row by its own norm."),
+              "token_cosines": N_("you returned the (V, V) matrix of the cosines between tokens, unit rows times "
+                               "their transpose. The exercise asks for the head itself: W with each row divided "
+                               "by its length, of W's shape (V, d)."),
+              "sqrt_of_norm": N_("you divided each row by the square root of its length, so the rows keep a part "
+                              "of their lengths (√|w_i| each). Divide by the length itself, the Euclidean norm."),
+              "squared_norm": N_("you divided each row by its squared length (the sum of squares, without the "
+                              "square root): a row of length |w_i| ends with length 1/|w_i|, and the short rows "
+                              "win. Divide by the Euclidean norm, the square root of that sum."),
+              "l1_norm": N_("you divided each row by the sum of its absolute values (the L1 norm): the rows' "
+                         "Euclidean lengths still differ, so the logits still depend on them. Divide by the "
+                         "Euclidean norm."),
+              "max_entry": N_("you divided each row by its largest absolute entry: the rows' Euclidean lengths "
+                           "still differ, so the logits still depend on them. Divide by the Euclidean norm."),
           },
           on_error=_cosine_error)
 def cosine_head(answer, solution):
     for W in _matrices():
         what = tr("cosine_head(W of shape {shape})", shape=tuple(W.shape))
-        expected, columns = solution(W), _up_to_a_factor(W / W.norm(dim=0, keepdim=True))   # before the answer runs
+        expected, columns = solution(W), up_to_a_factor(W / W.norm(dim=0, keepdim=True))   # before the answer runs
         given = W.clone()
         got = answer(given)
         if not torch.equal(given, W):
@@ -73,27 +93,30 @@ def cosine_head(answer, solution):
                            mistake="in_place")
         expect_type(got, torch.Tensor, what)
         if tuple(got.shape) != tuple(W.shape) or not got.is_floating_point():
+            cosines = got.shape == (W.shape[0],) * 2 and always_rows(answer, _matrices(), token_cosines, factor=False)
             raise Mismatch(tr("{what} must return a float tensor of W's shape", what=what),
-                           tr("float {shape}", shape=tuple(W.shape)), f"{got.dtype} {tuple(got.shape)}")
-        expect_close(_up_to_a_factor(got.detach()), expected, tr("{what}, up to one common factor", what=what), atol=1e-5,
-                     wrong={"columns": columns, "lengths_kept": _up_to_a_factor(W),
-                            "softmax_rows": _up_to_a_factor(torch.softmax(W, dim=1)),
-                            "standardised_rows": _up_to_a_factor((W - W.mean(dim=1, keepdim=True))
-                                                                 / W.std(dim=1, keepdim=True)),
-                            "times_norm": _up_to_a_factor(W * W.norm(dim=1, keepdim=True))})
+                           tr("float {shape}", shape=tuple(W.shape)), f"{got.dtype} {tuple(got.shape)}",
+                           mistake="token_cosines" if cosines else None)
+        models = cosine_models(W)
+        try:
+            expect_close(up_to_a_factor(got.detach()), expected, tr("{what}, up to one common factor", what=what),
+                         atol=1e-5, wrong={"columns": columns, "lengths_kept": up_to_a_factor(W),
+                                           "softmax_rows": up_to_a_factor(torch.softmax(W, dim=1)),
+                                           "standardised_rows": up_to_a_factor((W - W.mean(dim=1, keepdim=True))
+                                                                               / W.std(dim=1, keepdim=True)),
+                                           "times_norm": up_to_a_factor(W * W.norm(dim=1, keepdim=True)),
+                                           **{key: up_to_a_factor(rows) for key, rows in models.items()}})
+        except Mismatch as wrong:
+            if wrong.mistake in models and not always_rows(answer, _matrices(),
+                                                           lambda M, key=wrong.mistake: cosine_models(M)[key]):
+                wrong.mistake = None
+            raise
     return len(_matrices())
 
 
-def _above_mean(W, i) -> list[int]:
-    logits = W @ W[i]
-    return [j for j in range(W.shape[0]) if j != i and logits[j] > logits.mean()]
-
-
-def _always_above_mean(answer) -> bool:
-    """Named only for an answer that lists the tokens above the mean logit on every case: another mistake (a
-    comparison with ‖e_j‖², say) can give the same list on one case."""
-    return all(answer(W.clone(), i) == _above_mean(W, i) for M, step in [(M, 3) for M in _matrices()]
-               for W in [M] for i in range(0, W.shape[0], step))
+def _token_cases() -> list:
+    """Every (W, i) the check of tokens_beating_self asks about."""
+    return [(W, i) for W, step in [(M, 3) for M in _matrices()] + [(_ties(), 1)] for i in range(0, W.shape[0], step)]
 
 
 @exercise(solutions.tokens_beating_self,
@@ -130,6 +153,18 @@ def _always_above_mean(answer) -> bool:
               "only_the_winner": N_("you returned only the token with the largest logit. The question asks for "
                                  "every token whose logit is larger than token i's own: there can be several, "
                                  "listed in increasing order."),
+              "absolute_logits": N_("you compared the absolute values of the logits: a token pointing away from e_i "
+                                 "(a large negative logit) then beats it. The sign matters: compare the logits "
+                                 "themselves with e_i·e_i."),
+              "own_norm": N_("you compared each token's logit e_i·e_j with its own squared length |e_j|², not "
+                          "with token i's |e_i|². Token i's own logit, e_i·e_i, is the bar every token must "
+                          "pass."),
+              "never_any": N_("you returned no token in every case, but some tokens do beat token i. A nearest-"
+                           "vector or cosine test gives that (e_i is nearest to itself, and no cosine exceeds "
+                           "its own 1); the tied head compares inner products, which grow with length: compare "
+                           "the logits e_i·e_j with e_i·e_i."),
+              "unsorted": N_("your list holds the right tokens, but not in increasing order. Return them sorted "
+                          "(sorted(...), or the order of torch.nonzero)."),
           })
 def tokens_beating_self(answer, solution):
     cases = 0
@@ -151,12 +186,15 @@ def tokens_beating_self(answer, solution):
                 "ties_included": [j for j in tokens if j != i and logits[j] >= logits[i]],
                 "norm_not_squared": [j for j in tokens if logits[j] > norms[i]],
                 "by_norm": [j for j in tokens if norms[j] > norms[i]],
-                "above_mean_logit": ([j for j in tokens if j != i and logits[j] > logits.mean()]
-                                     if _always_above_mean(answer) else None),
+                **{key: model(W, i) for key, model in (("above_mean_logit", above_mean),
+                                                       ("absolute_logits", absolute_logits),
+                                                       ("own_norm", own_norm), ("never_any", never_any))
+                   if got == model(W, i) != expected and always_lists(answer, _token_cases(), model)},
                 "beaten_by_i": [j for j in tokens if logits[j] < logits[i]],
                 "index_shift": [j - (j > i) for j in expected],
                 "longer_and_positive": [j for j in tokens if norms[j] > norms[i] and logits[j] > 0],
-                "only_the_winner": [] if top == i else [top]})
+                "only_the_winner": [] if top == i else [top],
+                "unsorted": got if sorted(got) == expected else None})
             cases += 1
     return cases
 
@@ -195,6 +233,17 @@ def tokens_beating_self(answer, solution):
                               "logits, but the exercise asks for the head as an nn.Linear(d, V), the layer a "
                               "model's head is and whose weight and bias other code reads: build that layer and "
                               "give it the embedding's Parameter as its weight."),
+              "no_bias": N_("your head has no bias (bias=False, or a bias set to None). The exercise asks for a tied "
+                         "head with a bias of its own: one zero per token, shape (V,)."),
+              "bias_column": N_("your bias has shape (V, 1), a column. A Linear layer's bias is a vector, one entry "
+                             "per output: shape (V,), as nn.Linear(d, V) makes it."),
+              "one_bias": N_("your bias holds one number for all tokens. A bias shared by every token adds the same "
+                          "to every logit and changes no probability: the head needs one entry per token, shape "
+                          "(V,), as nn.Linear(d, V) makes it."),
+              "bias_per_feature": N_("your bias has d entries, one per hidden feature. The bias is added to the "
+                                  "logits, so it has one entry per token: shape (V,), as nn.Linear(d, V) makes it."),
+              "frozen_bias": N_("your bias does not require gradients, so it would never train. Keep it a "
+                             "trainable Parameter (only its starting value is zero)."),
               "bias_dtype": N_("your bias has another dtype than the tied weight (the embedding's), and PyTorch does "
                             "not mix dtypes in one layer: the head cannot be applied. Make the bias in the "
                             "weight's dtype — nn.Linear's own bias already is; zero it in place."),
@@ -209,20 +258,22 @@ def tied_head_with_bias(answer, solution):
         raise Mismatch(tr("the head must map d = 5 numbers to V = 12 logits"), "(in_features, out_features) = (5, 12)",
                        f"(in_features, out_features) = {(head.in_features, head.out_features)}",
                        mistake="transposed_layer" if (head.in_features, head.out_features) == (12, 5) else None)
-    _check_tie(head.weight, embedding, original, before)
+    check_tie(head.weight, embedding, original, before)
     if head.bias is None:
         raise Mismatch(tr("the head needs its own per-token bias of shape (V,) = (12,)"),
-                       tr("a bias of shape {shape}", shape=(12,)), tr("no bias (head.bias is None)"))
-    if tuple(head.bias.shape) != (12,):
+                       tr("a bias of shape {shape}", shape=(12,)), tr("no bias (head.bias is None)"), mistake="no_bias")
+    shape = tuple(head.bias.shape)
+    if shape != (12,):
         raise Mismatch(tr("the head needs one bias entry per token, shape (V,) = (12,)"),
-                       tr("a bias of shape {shape}", shape=(12,)), tr("a bias of shape {shape}",
-                                                                      shape=tuple(head.bias.shape)))
+                       tr("a bias of shape {shape}", shape=(12,)), tr("a bias of shape {shape}", shape=shape),
+                       mistake={(12, 1): "bias_column", (5,): "bias_per_feature"}.get(
+                           shape, "one_bias" if head.bias.numel() == 1 else None))
     if head.bias.dtype != embedding.weight.dtype:
         raise Mismatch(tr("the bias must have the tied weight's dtype"), embedding.weight.dtype, head.bias.dtype,
                        mistake="bias_dtype")
     if not head.bias.requires_grad:
         raise Mismatch(tr("the bias must be trainable, like the tied weight"), "head.bias.requires_grad is True",
-                       "head.bias.requires_grad is False")
+                       "head.bias.requires_grad is False", mistake="frozen_bias")
     if not embedding.weight.requires_grad:
         raise Mismatch(tr("the tied weight must stay trainable"), "embedding.weight.requires_grad is True",
                        "embedding.weight.requires_grad is False", mistake="froze_shared")
@@ -238,35 +289,3 @@ def tied_head_with_bias(answer, solution):
             raise LearnerCrash(error) from error
         expect_close(logits, embedding(ids) @ embedding.weight.T, "head(embedding(ids))")
     return 1
-
-
-def _shares_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
-    return a.data_ptr() == b.data_ptr() and a.shape == b.shape and a.stride() == b.stride()
-
-
-def _check_tie(weight, embedding: nn.Embedding, original: nn.Parameter, before: torch.Tensor) -> None:
-    """head.weight must be the embedding's own Parameter, and tying must leave the embedding's values alone."""
-    expected = tr("head.weight is embedding.weight (one Parameter)")
-    if weight is embedding.weight:
-        if embedding.weight is not original:
-            raise Mismatch(tr("the embedding no longer has its own Parameter"),
-                           tr("embedding.weight is still its Parameter"),
-                           tr("embedding.weight was replaced by another Parameter"), mistake="reversed_tie")
-        if not torch.equal(embedding.weight.detach(), before):
-            raise Mismatch(tr("tied_head_with_bias changed the embedding's values (once tied, head.weight is "
-                              "embedding.weight: initialising one initialises the other)"),
-                           tr("the embedding's values unchanged"), tr("the embedding's values changed"))
-        return
-    if not isinstance(weight, torch.Tensor):
-        raise Mismatch(tr("the head needs a weight: the embedding's Parameter"), expected, repr(weight))
-    if _shares_memory(weight, embedding.weight):
-        raise Mismatch(tr("head.weight must be the embedding's Parameter itself (a tie)"), expected,
-                       tr("a second Parameter over the embedding's memory"), mistake="second_parameter")
-    if tuple(weight.shape) != (12, 5):
-        raise Mismatch(tr("head.weight must have the embedding's shape (V, d) = (12, 5)"),
-                       tr("shape {shape}", shape=(12, 5)), tr("shape {shape}", shape=tuple(weight.shape)))
-    if torch.equal(weight.detach(), embedding.weight.detach()):
-        raise Mismatch(tr("head.weight must be the embedding's Parameter itself (a tie), not a copy"), expected,
-                       tr("a Parameter of its own holding a copy of the embedding's values"), mistake="copy_not_share")
-    raise Mismatch(tr("head.weight must be the embedding's Parameter itself (a tie)"), expected,
-                   tr("a Parameter of its own with other values than the embedding's (not tied)"))

@@ -50,6 +50,15 @@ def cosine_by_max_entry(W):
     return W / W.abs().max(dim=1, keepdim=True).values
 
 
+def cosine_token_matrix(W):  # the token-token cosines, not the head
+    unit = W / W.norm(dim=1, keepdim=True)
+    return unit @ unit.T
+
+
+def cosine_by_sqrt_of_norm(W):
+    return W / W.norm(dim=1, keepdim=True).sqrt()
+
+
 def cosine_centred(W):  # subtracts the common direction first: other angles
     centred = W - W.mean(dim=0)
     return centred / centred.norm(dim=1, keepdim=True)
@@ -91,6 +100,16 @@ def beating_by_cosine(W, i):  # no token's cosine with e_i exceeds 1
 def beating_by_distance(W, i):  # the nearest-vector reading: nothing is nearer to e_i than e_i
     distances = (W - W[i]).norm(dim=1)
     return [j for j in range(len(W)) if distances[j] < distances[i]]
+
+
+def beating_by_absolute_logits(W, i):
+    logits = (W @ W[i]).abs()
+    return [int(j) for j in torch.nonzero(logits > logits[i]).flatten()]
+
+
+def beating_own_norm(W, i):  # each logit against |e_j|², not |e_i|²
+    logits = W @ W[i]
+    return [int(j) for j in torch.nonzero(logits > (W * W).sum(dim=1)).flatten()]
 
 
 def beating_as_tensor(W, i):
@@ -184,6 +203,18 @@ def head_transposed_parameter(embedding):
 def head_bias_per_feature(embedding):
     head = _head(embedding, bias=False)
     head.bias = nn.Parameter(torch.zeros(embedding.weight.shape[1]))
+    return head
+
+
+def head_with_a_bias_column(embedding):
+    head = _head(embedding, bias=False)
+    head.bias = nn.Parameter(torch.zeros(embedding.weight.shape[0], 1))
+    return head
+
+
+def head_with_one_bias(embedding):
+    head = _head(embedding, bias=False)
+    head.bias = nn.Parameter(torch.zeros(1))
     return head
 
 
@@ -282,16 +313,24 @@ def head_freezing_the_shared_weight(embedding):  # "only the bias is the head's 
 WRONG = {
     "cosine_head": {"columns": cosine_by_columns, "in_place": cosine_in_place, "no_keepdim": cosine_without_keepdim,
                     "lengths_kept": cosine_by_matrix_norm, "softmax_rows": cosine_by_softmax,
-                    "standardised_rows": cosine_standardised, "times_norm": cosine_times_norm},
+                    "standardised_rows": cosine_standardised, "times_norm": cosine_times_norm,
+                    "token_cosines": cosine_token_matrix, "sqrt_of_norm": cosine_by_sqrt_of_norm,
+                    "squared_norm": cosine_by_squared_norm, "l1_norm": cosine_by_l1_norm,
+                    "max_entry": cosine_by_max_entry},
     "tokens_beating_self": {"includes_self": beating_including_self, "by_norm": beating_by_norm,
                             "ties_included": beating_ties_included, "norm_not_squared": beating_norm_not_squared,
                             "above_mean_logit": beating_the_mean_logit, "beaten_by_i": beaten_by_i,
                             "index_shift": beating_after_removing_i, "longer_and_positive": beating_longer_and_positive,
-                            "only_the_winner": beating_only_the_winner},
+                            "only_the_winner": beating_only_the_winner,
+                            "absolute_logits": beating_by_absolute_logits, "own_norm": beating_own_norm,
+                            "never_any": beating_by_cosine, "unsorted": beating_by_logit_order},
     "tied_head_with_bias": {"copy_not_share": head_by_copy, "second_parameter": head_by_data,
                             "reversed_tie": head_reversed, "transposed_layer": head_transposed,
                             "bias_not_zero": head_with_random_bias, "froze_shared": head_freezing_the_shared_weight,
-                            "not_a_linear": head_of_its_own_kind, "bias_dtype": head_with_a_float64_bias},
+                            "not_a_linear": head_of_its_own_kind, "bias_dtype": head_with_a_float64_bias,
+                            "no_bias": head_without_bias, "bias_column": head_with_a_bias_column,
+                            "one_bias": head_with_one_bias, "bias_per_feature": head_bias_per_feature,
+                            "frozen_bias": head_frozen_bias},
 }
 
 SHORTCUTS = {
@@ -302,14 +341,12 @@ SHORTCUTS = {
 
 ALSO_DIAGNOSED = {  # more wrong answers that make a named mistake: exercise -> [(mistake key, answer)]
     "cosine_head": [("lengths_kept", cosine_unchanged)],
+    "tokens_beating_self": [("never_any", beating_by_distance)],
     "tied_head_with_bias": [("second_parameter", head_by_new_parameter), ("copy_not_share", head_by_copy_),
                             ("copy_not_share", head_by_deepcopy)],
 }
 
 CAUGHT = {
-    "cosine_head": [cosine_by_squared_norm, cosine_by_l1_norm, cosine_by_max_entry, cosine_centred],
-    "tokens_beating_self": [beating_by_logit_order, beating_by_cosine, beating_by_distance],
-    "tied_head_with_bias": [head_untied, head_zeroes_weight,
-                            head_reinitialised, head_transposed_parameter, head_without_bias, head_bias_per_feature,
-                            head_frozen_bias],
+    "cosine_head": [cosine_centred],
+    "tied_head_with_bias": [head_untied, head_zeroes_weight, head_reinitialised, head_transposed_parameter],
 }
