@@ -65,6 +65,10 @@ def optimiser_cases():
         model = HeadFirst(10, 4)
     cases.append((N_("a tied model whose head is made before its embedding, the optimiser given only the shared "
                      "matrix"), model, torch.optim.SGD([model.head.weight], lr=0.1)))
+    with seeded(2):
+        model = TinyLM(10, 4, tie=False)
+    cases.append((N_("an untied model, the optimiser given only the embedding (the head has its shape, not its "
+                     "values)"), model, torch.optim.SGD([model.embedding.weight], lr=0.1)))
     return cases
 
 

@@ -38,8 +38,25 @@ def missing_from_last_group(model, optimiser) -> list[str]:
     return sorted(name for name, p in model.named_parameters() if id(p) not in held)
 
 
+def same_shape(p, q) -> bool:
+    return p.shape == q.shape
+
+
+def names_zipped_with_state_dict(model, optimiser) -> list[str]:
+    """The state dict's keys paired with model.parameters(): a tied matrix's second key shifts the names."""
+    held = {id(p) for group in optimiser.param_groups for p in group["params"]}
+    return sorted(name for name, p in zip(model.state_dict(), model.parameters(), strict=False) if id(p) not in held)
+
+
 # mistakes named only when the answer gives their wrong value in every case (one case alone could be chance)
-CONSISTENT_MISTAKES = {"inverted": held_names, "last_group_only": missing_from_last_group}
+CONSISTENT_MISTAKES = {
+    "compared_memory": lambda model, optimiser: missing(model, optimiser, same_memory),
+    "compared_values": lambda model, optimiser: missing(model, optimiser, same_values),
+    "first_group_only": lambda model, optimiser: missing(model, optimiser, same_object, groups=1),
+    "inverted": held_names, "last_group_only": missing_from_last_group,
+    "compared_shapes": lambda model, optimiser: missing(model, optimiser, same_shape),
+    "names_zipped_with_state_dict": names_zipped_with_state_dict,
+}
 
 
 def always_gives(answer, cases, wrong_of) -> bool:
@@ -78,6 +95,8 @@ def positions_without_storage(state_dict) -> int:
 CONSISTENT_COUNTS = {
     "positions_without_storage": positions_without_storage,
     "skipped_head_key": lambda state_dict: sum(t.numel() for key, t in state_dict.items() if key != "head.weight"),
+    "same_view_once": once_per(lambda t: (t.untyped_storage().data_ptr(), t.storage_offset(), tuple(t.shape))),
+    "same_shape_once": once_per(lambda t: tuple(t.shape)),
     "counted_distinct_values": lambda state_dict: int(torch.cat([t.detach().flatten().double()
                                                                  for t in state_dict.values()]).unique().numel()),
 }

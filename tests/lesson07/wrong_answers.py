@@ -307,13 +307,40 @@ def untie_by_replacing_data(model, optimiser):  # still one Parameter, now over 
     model.head.weight.data = model.head.weight.detach().clone()
 
 
+def optimiser_compared_by_shape(model, optimiser):
+    known = {tuple(p.shape) for group in optimiser.param_groups for p in group["params"]}
+    return sorted(name for name, p in model.named_parameters() if tuple(p.shape) not in known)
+
+
+def optimiser_names_zipped_with_the_state_dict(model, optimiser):  # a tied key shifts the names
+    known = {id(p) for group in optimiser.param_groups for p in group["params"]}
+    names = zip(model.state_dict().keys(), model.parameters(), strict=False)
+    return sorted(name for name, p in names if id(p) not in known)
+
+
+def count_each_view_once(state_dict):  # overlapping views still counted whole
+    seen = {}
+    for t in state_dict.values():
+        seen[(t.untyped_storage().data_ptr(), t.storage_offset(), tuple(t.shape))] = t.numel()
+    return sum(seen.values())
+
+
+def count_once_per_shape(state_dict):
+    seen = {}
+    for t in state_dict.values():
+        seen[tuple(t.shape)] = t.numel()
+    return sum(seen.values())
+
+
 WRONG = {
     "not_in_optimiser": {"compared_values": optimiser_compared_by_values,
                          "compared_memory": optimiser_compared_by_memory,
                          "tensor_in_list": optimiser_checked_with_in,
                          "first_group_only": optimiser_looked_in_the_first_group_only,
                          "unsorted": optimiser_names_in_model_order, "inverted": optimiser_inverted,
-                         "last_group_only": optimiser_looked_in_the_last_group_only},
+                         "last_group_only": optimiser_looked_in_the_last_group_only,
+                         "compared_shapes": optimiser_compared_by_shape,
+                         "names_zipped_with_state_dict": optimiser_names_zipped_with_the_state_dict},
     "count_checkpoint_parameters": {"counted_tie_twice": count_every_entry,
                                     "same_storage_once": count_once_per_storage,
                                     "same_start_once": count_once_per_start_address,
@@ -321,7 +348,8 @@ WRONG = {
                                     "bytes_as_elements": count_bytes_as_elements,
                                     "positions_without_storage": count_positions_without_storage,
                                     "skipped_head_key": count_skipping_the_head_key,
-                                    "counted_distinct_values": count_distinct_values},
+                                    "counted_distinct_values": count_distinct_values,
+                                    "same_view_once": count_each_view_once, "same_shape_once": count_once_per_shape},
     "untie_and_register": {"still_shared": untie_without_a_copy,
                            "not_registered": untie_and_forget_the_optimiser,
                            "default_settings": untie_and_add_a_default_group,
