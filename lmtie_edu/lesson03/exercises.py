@@ -15,13 +15,23 @@ from lmtie_edu.kit.exercises import (
 from lmtie_edu.shared.language import N_, tr
 
 from . import solutions
+from .mistakes import (
+    always_lists,
+    by_positions,
+    by_some_positions,
+    checks_each_window,
+    checks_first_window,
+    head_models,
+    known,
+    lookup_models,
+    on_every_case,
+    one_write_per_id,
+    skips_positions,
+    starved_models,
+    target_row_only,
+)
 
 __all__ = ["head_gradient", "hint", "lookup_gradient", "starved_input_rows"]  # the lesson calls ex.hint("name")
-
-
-def _known(**answers):
-    """The named wrong answers a check can compute for this case (None: that mistake cannot be told here)."""
-    return {key: value for key, value in answers.items() if value is not None}
 
 
 @exercise(solutions.head_gradient,
@@ -59,6 +69,20 @@ def _known(**answers):
               "target_row_for_h": N_("you multiplied p - y by the target's output vector, W_out's target row, "
                                   "instead of by h. Logit z_j = w_j·h changes with row w_j at the rate h: row j of "
                                   "the gradient is (p_j - y_j) h."),
+              "factor_two": N_("your gradient is twice the right one, as if from a squared error (whose derivative "
+                            "brings a factor 2). The cross-entropy's gradient with respect to the logits is p - y, "
+                            "with no factor: the result is (p - y) ⊗ h."),
+              "log_probabilities": N_("you used the log-probabilities, log softmax, in place of the probabilities: "
+                                   "the gradient of the cross-entropy with respect to the logits is p - y with "
+                                   "p = softmax(W_out h) itself, not its logarithm."),
+              "gradient_of_logits": N_("you returned p - y, of shape (V,): the gradient with respect to the logits. "
+                                    "The exercise asks for the gradient with respect to W_out: row j is "
+                                    "(p_j - y_j) times h, the outer product (p - y) ⊗ h, (V, d)."),
+              "divided_by_vocab": N_("your gradient is the right one divided by V, the number of tokens. The loss of "
+                                  "one prediction is not averaged over the vocabulary: its gradient is (p - y) ⊗ h, "
+                                  "as it is."),
+              "logits_for_probabilities": N_("you used the logits z = W_out h where the probabilities belong: the "
+                                          "gradient with respect to the logits is p - y, with p = softmax(z)."),
           })
 def head_gradient(answer, solution):
     generator = torch.Generator().manual_seed(5)
@@ -76,24 +100,18 @@ def head_gradient(answer, solution):
         expect_type(got, torch.Tensor, what)
         p = F.softmax(W_out @ h, dim=0)
         y = F.one_hot(torch.tensor(target), W_out.shape[0]).to(p.dtype)
-        expect_close(got, expected, what, atol=1e-5, wrong=_known(
-            transposed=expected.T, no_target_term=torch.outer(p, h), sign_flipped=-expected,
-            only_target_row=_target_row_only(got, target, expected.shape),
-            divided_by_width=expected / h.shape[0], gradient_of_h=W_out.T @ (p - y),
-            sigmoid_not_softmax=torch.outer(torch.sigmoid(W_out @ h) - y, h),
-            softmax_of_one_logit=torch.outer(1 - y, h), target_row_for_h=torch.outer(p - y, W_out[target])))
+        try:
+            expect_close(got, expected, what, atol=1e-5, wrong=known(
+                transposed=expected.T, no_target_term=torch.outer(p, h), sign_flipped=-expected,
+                only_target_row=target_row_only(got, target, expected.shape),
+                divided_by_width=expected / h.shape[0], gradient_of_h=W_out.T @ (p - y),
+                sigmoid_not_softmax=torch.outer(torch.sigmoid(W_out @ h) - y, h),
+                softmax_of_one_logit=torch.outer(1 - y, h), target_row_for_h=torch.outer(p - y, W_out[target]),
+                **head_models(h, W_out, target)))
+        except Mismatch as wrong:
+            on_every_case(wrong, head_models, cases, answer)
+            raise
     return len(cases)
-
-
-def _target_row_only(got, target, shape):
-    """``got`` with every row but the target's set to zero — equal to ``got`` when that is all it has — or
-    None when ``got`` is not a (V, d) tensor or its target row is zero too."""
-    got = torch.as_tensor(got).detach()
-    if got.shape != shape or not bool(got[target].ne(0).any()):
-        return None
-    kept = torch.zeros_like(got)
-    kept[target] = got[target]
-    return kept
 
 
 @exercise(solutions.lookup_gradient,
@@ -126,6 +144,16 @@ def _target_row_only(got, target, shape):
               "shifted_by_one": N_("you paired each id with the upstream row of the position before it (a "
                                 "next-token shift). No shift here: upstream[t] is the gradient of the vector looked "
                                 "up at position t, and goes to row ids[t]."),
+              "first_column_only": N_("only the first column of your gradient is filled; the other d - 1 are zero. "
+                                   "An index given to scatter_add is not broadcast: it must have upstream's shape "
+                                   "(ids[:, None].expand_as(upstream)), or use index_add, which adds whole rows."),
+              "ids_sorted_alone": N_("you sorted the ids but not the upstream rows with them, so upstream[t] went "
+                                  "to the row of another position's id. Keep each id with its own upstream row "
+                                  "(reorder both by the same order, or do not sort at all)."),
+              "whole_sum_per_row": N_("you gave every row looked up the sum of all the upstream rows. A row gets "
+                                   "only the upstream rows of the positions where its own id was looked up."),
+              "transposed": N_("your gradient has the shape (d, vocab_size) of the matrix's transpose. A gradient "
+                            "has the shape of the matrix it belongs to: one row per token, (vocab_size, d)."),
           })
 def lookup_gradient(answer, solution):
     generator = torch.Generator().manual_seed(6)
@@ -143,33 +171,18 @@ def lookup_gradient(answer, solution):
             got = answer(ids.clone(), upstream.clone(), vocab_size)
         expect_type(got, torch.Tensor, what)
         counts = torch.bincount(ids, minlength=vocab_size).clamp(min=1).unsqueeze(1)
-        expect_close(got, expected, what, wrong=_known(
-            overwrite=_one_write_per_id(got, ids, upstream, expected), mean_of_repeats=expected / counts,
-            divided_by_positions=expected / len(ids),
-            mean_upstream=torch.bincount(ids, minlength=vocab_size).to(upstream.dtype).unsqueeze(1)
-            * upstream.mean(dim=0), sign_flipped=-expected,
-            rows_by_position=_by_positions(len(ids), upstream, vocab_size),
-            shifted_by_one=solution(ids[1:], upstream[:-1], vocab_size)))
+        try:
+            expect_close(got, expected, what, wrong=known(
+                overwrite=one_write_per_id(got, ids, upstream, expected), mean_of_repeats=expected / counts,
+                divided_by_positions=expected / len(ids),
+                mean_upstream=torch.bincount(ids, minlength=vocab_size).to(upstream.dtype).unsqueeze(1)
+                * upstream.mean(dim=0), sign_flipped=-expected,
+                rows_by_position=by_positions(len(ids), upstream, vocab_size, solution),
+                shifted_by_one=solution(ids[1:], upstream[:-1], vocab_size), **lookup_models(ids, upstream, vocab_size)))
+        except Mismatch as wrong:
+            on_every_case(wrong, lookup_models, cases, answer)
+            raise
     return len(cases)
-
-
-def _by_positions(n, upstream, vocab_size):
-    """Row t gets upstream[t] (the position for the id), or None when there are more positions than rows."""
-    return solutions.lookup_gradient(torch.arange(n), upstream, vocab_size) if n <= vocab_size else None
-
-
-def _one_write_per_id(got, ids, upstream, expected):
-    """The expected gradient, except that each repeated id keeps the one of its positions' rows nearest to
-    ``got``'s: what an indexed assignment leaves, whichever of the writes wins."""
-    got = torch.as_tensor(got).detach()
-    if got.shape != expected.shape:
-        return None
-    written = expected.clone()
-    for row in set(ids.tolist()):
-        rows = upstream[ids == row]
-        if len(rows) > 1:
-            written[row] = rows[(rows - got[row]).abs().amax(dim=1).argmin()]
-    return written
 
 
 @exercise(solutions.starved_input_rows,
@@ -203,6 +216,16 @@ def _one_write_per_id(got, ids, upstream, expected):
               "compared_counts": N_("you listed the tokens predicted more often than they are read. One read is "
                                  "enough: a token read even once is looked up, and its input row gets a gradient. "
                                  "Starved are the tokens predicted but never read."),
+              "last_window_skipped": N_("you left the last input window out of the tokens read (inputs[:-1]). Each "
+                                     "window, the last too, is read by the model: gather the ids of every window "
+                                     "of inputs."),
+              "first_window_skipped": N_("you left the first input window out of the tokens read (inputs[1:]). "
+                                      "Each window, the first too, is read by the model: gather the ids of every "
+                                      "window of inputs."),
+              "nothing_removed": N_("you returned every target token, on every case: none was found among the "
+                                 "inputs. A set of tensors gives that, for one (set(inputs.flatten()) holds 0-d "
+                                 "tensors, hashed by identity, so no Python int is ever found in it): compare "
+                                 "Python ints, from .tolist()."),
           })
 def starved_input_rows(answer, solution):
     cases = [(torch.tensor([[0, 0], [0, 2], [2, 3]]), torch.tensor([2, 3, 1]), 5),
@@ -221,49 +244,24 @@ def starved_input_rows(answer, solution):
             raise Mismatch(tr("{what} must return a list of Python ints", what=what), "ints",
                            [type(j).__name__ for j in got])
         targets_set, read = set(targets.tolist()), set(inputs.flatten().tolist())
-        by_some_positions = _by_some_positions(inputs, targets)
+        some_positions = by_some_positions(inputs, targets)
         per_window = sorted({t for row, t in zip(inputs.tolist(), targets.tolist(), strict=True) if t not in row})
-        if got == per_window != expected and not _checks_each_window(answer):
+        if got == per_window != expected and not checks_each_window(answer):
             per_window = None  # the same list, for another reason (e.g. every target against the first window only)
         first_window = sorted(targets_set - set(inputs[0].tolist()))
         predicted = torch.bincount(targets.flatten(), minlength=vocab_size)
         times_read = torch.bincount(inputs.flatten(), minlength=vocab_size)
-        # counts and intersection both give [2] in the last case; an answer by intersection fails the first case
+        # counts and intersection both give [2] in the last case: intersection is named only if it holds on every case
         by_counts = [j for j in range(vocab_size) if predicted[j] > times_read[j]]
         expect_equal(got, expected, what, wrong={
             "never_seen_included": sorted(set(range(vocab_size)) - read),
             "swapped": sorted(read - targets_set),
             "per_window": per_window,
-            "missed_context_positions": got if got in by_some_positions and _skips_positions(answer) else None,
-            "first_window_only": first_window if got == first_window != expected and _checks_first_window(answer)
+            "missed_context_positions": got if got in some_positions and skips_positions(answer) else None,
+            "first_window_only": first_window if got == first_window != expected and checks_first_window(answer)
             else None,
             "compared_counts": by_counts,
-            "intersection": sorted(targets_set & read) if sorted(targets_set & read) != by_counts else None,
-            "never_predicted": sorted(set(range(vocab_size)) - targets_set)})
+            "never_predicted": sorted(set(range(vocab_size)) - targets_set),
+            **{key: value for key, value in starved_models(inputs, targets, vocab_size).items()
+               if got == value != expected and always_lists(answer, cases, key)}})
     return len(cases)
-
-
-def _by_some_positions(inputs, targets) -> list[list[int]]:
-    """What an answer that reads only some positions of every window gives: one list per proper, non-empty set of
-    positions."""
-    context = inputs.shape[1]
-    return [sorted(set(targets.tolist()) - set(inputs[:, [k for k in range(context) if mask >> k & 1]]
-                                              .flatten().tolist())) for mask in range(1, 2 ** context - 1)]
-
-
-def _checks_each_window(answer) -> bool:
-    """Does the answer give, on a case where they all differ, what checking each target against its own window
-    gives ([0, 1]) rather than against the first window ([0, 2]) or not at all ([0, 1, 2])?"""
-    return answer(torch.tensor([[1, 1], [0, 2], [2, 3]]), torch.tensor([0, 1, 2]), 4) == [0, 1]
-
-
-def _skips_positions(answer) -> bool:
-    """Does the answer give, on a case where skipping a whole window gives something else ([4, 5]), what reading
-    only some positions of every window gives?"""
-    inputs, targets = torch.tensor([[1, 2, 6], [0, 3, 7], [4, 5, 8]]), torch.tensor([4, 5, 3])
-    return answer(inputs, targets, 9) in _by_some_positions(inputs, targets)
-
-
-def _checks_first_window(answer) -> bool:
-    """Does the answer give, on that case, what checking every target against the first window gives ([0])?"""
-    return answer(torch.tensor([[1, 1], [0, 2]]), torch.tensor([0, 1]), 3) == [0]

@@ -60,6 +60,14 @@ def head_gradient_averaged_over_tokens(h, W_out, target):
     return torch.outer(_p_minus_y(h, W_out, target), h) / W_out.shape[0]
 
 
+def head_gradient_times_two(h, W_out, target):  # the factor 2 of a squared error
+    return torch.outer(2 * _p_minus_y(h, W_out, target), h)
+
+
+def head_gradient_of_the_logits(h, W_out, target):
+    return _p_minus_y(h, W_out, target)
+
+
 def head_gradient_by_backward(h, W_out, target):
     W = W_out.clone().requires_grad_(True)
     F.cross_entropy((W @ h).unsqueeze(0), torch.tensor([target])).backward()
@@ -119,6 +127,22 @@ def lookup_gradient_without_vocab_size(ids, upstream, vocab_size):
 
 def lookup_gradient_transposed(ids, upstream, vocab_size):
     return upstream.T @ F.one_hot(ids, vocab_size).float()
+
+
+def lookup_gradient_by_unexpanded_scatter(ids, upstream, vocab_size):
+    grad = torch.zeros(vocab_size, upstream.shape[1], dtype=upstream.dtype)
+    return grad.scatter_add(0, ids[:, None], upstream)            # fills column 0 only
+
+
+def lookup_gradient_sorting_the_ids_alone(ids, upstream, vocab_size):
+    grad = torch.zeros(vocab_size, upstream.shape[1], dtype=upstream.dtype)
+    return grad.index_add(0, ids.sort().values, upstream)
+
+
+def lookup_gradient_of_the_whole_sum(ids, upstream, vocab_size):
+    grad = torch.zeros(vocab_size, upstream.shape[1], dtype=upstream.dtype)
+    grad[ids.unique()] = upstream.sum(dim=0)
+    return grad
 
 
 def lookup_gradient_by_backward(ids, upstream, vocab_size):
@@ -228,6 +252,19 @@ def starved_never_predicted(inputs, targets, vocab_size):
     return sorted(set(range(vocab_size)) - set(targets.tolist()))
 
 
+def starved_without_the_last_window(inputs, targets, vocab_size):
+    return sorted(set(targets.tolist()) - set(inputs[:-1].flatten().tolist()))
+
+
+def starved_without_the_first_window(inputs, targets, vocab_size):
+    return sorted(set(targets.tolist()) - set(inputs[1:].flatten().tolist()))
+
+
+def starved_by_a_set_of_tensors(inputs, targets, vocab_size):
+    read = set(inputs.flatten())                                  # 0-d tensors, hashed by identity
+    return sorted({int(t) for t in targets} - read)
+
+
 def starved_by_counts(inputs, targets, vocab_size):  # predicted more often than read
     predicted = torch.bincount(targets.flatten(), minlength=vocab_size)
     read = torch.bincount(inputs.flatten(), minlength=vocab_size)
@@ -240,16 +277,24 @@ WRONG = {
                       "divided_by_width": head_gradient_divided_by_width, "gradient_of_h": head_gradient_of_h,
                       "sigmoid_not_softmax": head_gradient_with_sigmoid,
                       "softmax_of_one_logit": head_gradient_softmax_over_one_logit,
-                      "target_row_for_h": head_gradient_with_target_row},
+                      "target_row_for_h": head_gradient_with_target_row, "factor_two": head_gradient_times_two,
+                      "log_probabilities": head_gradient_log_softmax, "gradient_of_logits": head_gradient_of_the_logits,
+                      "divided_by_vocab": head_gradient_averaged_over_tokens,
+                      "logits_for_probabilities": head_gradient_logits_for_probabilities},
     "lookup_gradient": {"overwrite": lookup_gradient_by_assignment, "mean_of_repeats": lookup_gradient_averaging_repeats,
                         "divided_by_positions": lookup_gradient_divided_by_positions,
                         "mean_upstream": lookup_gradient_of_mean_upstream, "sign_flipped": lookup_gradient_negated,
-                        "rows_by_position": lookup_gradient_by_position, "shifted_by_one": lookup_gradient_shifted},
+                        "rows_by_position": lookup_gradient_by_position, "shifted_by_one": lookup_gradient_shifted,
+                        "first_column_only": lookup_gradient_by_unexpanded_scatter,
+                        "ids_sorted_alone": lookup_gradient_sorting_the_ids_alone,
+                        "whole_sum_per_row": lookup_gradient_of_the_whole_sum, "transposed": lookup_gradient_transposed},
     "starved_input_rows": {"never_seen_included": starved_including_unseen,
                            "missed_context_positions": starved_by_first_position, "swapped": starved_swapped,
                            "per_window": starved_per_window, "first_window_only": starved_against_the_first_window,
                            "intersection": starved_by_intersection, "never_predicted": starved_never_predicted,
-                           "compared_counts": starved_by_counts},
+                           "compared_counts": starved_by_counts, "last_window_skipped": starved_without_the_last_window,
+                           "first_window_skipped": starved_without_the_first_window,
+                           "nothing_removed": starved_by_a_set_of_tensors},
 }
 
 # further answers that must be diagnosed as a named mistake (not one per key, so not in WRONG)
@@ -267,8 +312,7 @@ SHORTCUTS = {
 }
 
 CAUGHT = {
-    "head_gradient": [head_gradient_logits_for_probabilities, head_gradient_log_softmax, head_gradient_times_rows_of_W,
-                      head_gradient_absolute, head_gradient_averaged_over_tokens],
-    "lookup_gradient": [lookup_gradient_without_vocab_size, lookup_gradient_transposed],
+    "head_gradient": [head_gradient_times_rows_of_W, head_gradient_absolute],
+    "lookup_gradient": [lookup_gradient_without_vocab_size],
     "starved_input_rows": [starved_unsorted, starved_with_duplicates],
 }
