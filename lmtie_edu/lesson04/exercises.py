@@ -9,6 +9,13 @@ from lmtie_edu.shared.language import N_, tr
 from . import solutions
 from .counts import gpt_parameter_breakdown
 from .exercise_cases import CONFIGS, GPT_SHAPES, VOCAB_CASES, close, config_where, shares_where, vocab_where
+from .mistakes import always_shares, config_mistake, padded, shares_models
+
+
+def cases_of_shares() -> list:
+    """Every (V, d, total, ties) saved_shares is checked on."""
+    return [(V, d, sum(gpt_parameter_breakdown(V, d, layers, tie=ties).values()), ties) for V, d, layers in GPT_SHAPES
+            for ties in (True, False)]
 
 __all__ = ["CONFIGS", "hint", "saved_shares", "saving_from_config", "vocab_for_share"]  # the lesson calls ex.hint
 
@@ -57,6 +64,14 @@ def _matches(got, value) -> bool:
                                       "the question is what tying saves, whichever way the model was built: V·d, "
                                       "as a share of the tied total (total − V·d here) and of the untied total "
                                       "(total itself)."),
+              "ratio_to_rest": N_("each of your shares divides V·d by its total minus V·d, the rest of the model: "
+                               "a ratio, not a share. A share divides V·d by the whole total, which holds V·d "
+                               "itself."),
+              "untied_minus_two": N_("for a build that does not tie, your first share divides by total − 2·V·d. "
+                                  "That build holds the matrix twice, as embedding and head, and tying removes one: "
+                                  "its tied total is total − V·d."),
+              "tied_minus_saving": N_("for a build that ties, your second share divides by total − V·d. Untying adds "
+                                   "a head matrix: the untied total is total + V·d."),
               "untied_plus_matrix": N_("for a build that does not tie, your second share divides by total + V·d. "
                                     "That build's total already holds the head: it is the untied total itself, "
                                     "and only a build that ties needs V·d added."),
@@ -92,6 +107,9 @@ def saved_shares(answer, solution):
             mistake = "ties_backwards"
         else:
             mistake = next((key for key, values in by_value.items() if any(_matches(got, v) for v in values)), None)
+        if mistake is None:
+            mistake = next((key for key, value in shares_models(V, d, total, wrong[0]).items()
+                            if _matches(got, value) and always_shares(answer, cases_of_shares(), key)), None)
         raise Mismatch(tr("{what}: wrong shares", what=what), expected, got, mistake=mistake,
                        where=shares_where(got, V, d, total, wrong[0]))
     return cases
@@ -135,6 +153,21 @@ def saved_shares(answer, solution):
                                    "width."),
               "norm_biases": N_("you counted a bias in every norm of the layers (LayerNorm's 2·d). Llama-style "
                              "models use RMSNorm: one scale vector of d per norm, no bias."),
+              "all_projections_kv_width": N_("you gave every attention projection, Q and the output too, the K/V "
+                                          "width d_kv. Only K and V are grouped: Q and the output projection are "
+                                          "d × d, so attention holds 2·d² + 2·d·d_kv."),
+              "kv_ratio_inverted": N_("your K/V width is d / num_key_value_heads × num_attention_heads, the ratio "
+                                   "upside down. A head has hidden_size / num_attention_heads numbers, and K and V "
+                                   "have num_key_value_heads of them: d_kv = d / heads × kv_heads."),
+              "mlp_width_4d": N_("you took the MLP's width as 4·d, GPT-2's habit. A Llama-style config gives it: "
+                              "intermediate_size (d_ff), with three d × d_ff matrices."),
+              "two_mlp_matrices": N_("you counted two MLP matrices per layer (up and down, as in GPT-2). A SwiGLU "
+                                  "MLP has three d × d_ff matrices: gate, up and down."),
+              "no_layer_norms": N_("your total leaves out the two RMSNorms inside every layer: each has a scale "
+                                "vector of d, so 2·d per layer."),
+              "one_kv_head": N_("you gave K and V a single head each (multi-query attention). These configs give "
+                             "num_key_value_heads heads to K and V: d_kv = d / num_attention_heads × "
+                             "num_key_value_heads."),
               "position_table": N_("you counted a learned position table of max_position_embeddings × d, as GPT-2 "
                                 "has. Llama-style models use rotary position embeddings (RoPE; rope_theta in the "
                                 "config): they have no parameters."),
@@ -156,20 +189,7 @@ def saving_from_config(answer, solution):
         elif not ties and got[0] == V * d:
             mistake = "ignores_tie"
         elif ties and got[0] == expected[0]:
-            total = expected[0] / expected[1]
-            full_kv = solution({**config, "num_key_value_heads": config["num_attention_heads"]})
-            layers = config["num_hidden_layers"]
-            kv_as_width = solution({**config, "num_attention_heads": d})   # a head size of 1: d_kv = the K/V heads
-            by_total = {"untied_denominator": [total + V * d], "non_vocab_denominator": [total - V * d],
-                        "final_norm": [total - d], "full_kv": [expected[0] / full_kv[1]],
-                        "twelve_d_squared": [V * d + layers * (12 * d * d + norms) + final
-                                             for norms in (0, 2 * d) for final in (0, d)],
-                        "kv_heads_as_width": [expected[0] / kv_as_width[1]],
-                        "norm_biases": [total + 2 * d * layers, total + 2 * d * layers + d],
-                        "position_table": [total + config["max_position_embeddings"] * d]}
-            mistake = next((key for key, totals in by_total.items() if any(close(got[1], V * d / n) for n in totals)),
-                           None)
-
+            mistake = config_mistake(answer, got, config, solution)   # each a total computed from the config
         raise Mismatch(tr("{what}: wrong (parameters saved, share of the published total)", what=what), expected, got,
                        mistake=mistake, where=config_where(got, expected, V, d))
     return len(CONFIGS)
@@ -209,6 +229,8 @@ def _around(bound: float) -> list[int]:
               "inverted_fraction": N_("your bound is upside down: (1 − share)·N / (share·d) instead of "
                                    "share·N / ((1 − share)·d). From V·d ≥ share·(N + V·d): "
                                    "V·d·(1 − share) ≥ share·N."),
+              "padded": N_("you rounded V up to a multiple of a power of two (vocabularies are often padded so, "
+                        "64 for instance). The exercise asks for the smallest V that reaches the share, unpadded."),
           })
 def vocab_for_share(answer, solution):
     for share, d, non_vocab in VOCAB_CASES:
@@ -230,6 +252,8 @@ def vocab_for_share(answer, solution):
                  "d_dropped_in_total": _around(share * non_vocab / (d - share)),
                  "inverted_fraction": _around((1 - share) * non_vocab / (share * d))}
         mistake = next((key for key, values in wrong.items() if got in values), None)
+        if mistake is None and padded(answer, solution):
+            mistake = "padded"
         raise Mismatch(tr("{what}: the smallest V reaching the share", what=what), expected, got, mistake=mistake,
                        where=vocab_where(got, share, d, non_vocab))
     return len(VOCAB_CASES)

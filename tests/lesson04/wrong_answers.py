@@ -50,6 +50,18 @@ def shares_untied_by_wrong_link(vocab_size, d_model, total, ties):  # s_u = s_t 
     return s_t, s_t / (1 - s_t)
 
 
+def shares_untied_minus_two_matrices(vocab_size, d_model, total, ties):
+    saving = vocab_size * d_model
+    tied_total = total if ties else total - 2 * saving            # both matrices removed
+    return saving / tied_total, saving / (total + saving if ties else total)
+
+
+def shares_untied_as_tied_minus_the_matrix(vocab_size, d_model, total, ties):
+    saving = vocab_size * d_model
+    tied_total = total if ties else total - saving
+    return saving / tied_total, saving / (total - saving if ties else total)   # a sign slip
+
+
 def shares_rounded(vocab_size, d_model, total, ties):
     return tuple(round(s, 2) for s in solutions.saved_shares(vocab_size, d_model, total, ties))
 
@@ -132,6 +144,26 @@ def saving_with_two_mlp_matrices(config):  # the GPT-2 MLP (up and down), not Sw
 
 def saving_with_one_kv_head(config):  # multi-query attention: K and V of one head each
     return _tied_saving(config, kv_heads=1)
+
+
+def saving_with_kv_width_everywhere(config):  # Q and the output projection at the K/V width too
+    if not config.get("tie_word_embeddings", False):
+        return 0, 0.0
+    V, d, d_ff, layers = (config[k] for k in ("vocab_size", "hidden_size", "intermediate_size", "num_hidden_layers"))
+    d_kv = d // config["num_attention_heads"] * config["num_key_value_heads"]
+    return V * d, V * d / (V * d + layers * (4 * d * d_kv + 3 * d * d_ff + 2 * d) + d)
+
+
+def saving_with_the_kv_ratio_inverted(config):
+    if not config.get("tie_word_embeddings", False):
+        return 0, 0.0
+    V, d, d_ff, layers = (config[k] for k in ("vocab_size", "hidden_size", "intermediate_size", "num_hidden_layers"))
+    d_kv = d // config["num_key_value_heads"] * config["num_attention_heads"]
+    return V * d, V * d / (V * d + layers * (2 * d * d + 2 * d * d_kv + 3 * d * d_ff + 2 * d) + d)
+
+
+def saving_with_an_mlp_of_4d(config):
+    return _tied_saving({**config, "intermediate_size": 4 * config["hidden_size"]})
 
 
 def saving_indexing_the_flag(config):
@@ -224,6 +256,10 @@ def vocab_of_inverted_fraction(share, d_model, non_vocab):
     return math.ceil((1 - share) * non_vocab / (d_model * share))
 
 
+def vocab_padded_to_64(share, d_model, non_vocab):
+    return 64 * math.ceil(solutions.vocab_for_share(share, d_model, non_vocab) / 64)
+
+
 def vocab_as_float(share, d_model, non_vocab):
     return float(solutions.vocab_for_share(share, d_model, non_vocab))
 
@@ -238,23 +274,29 @@ WRONG = {
                      "assumes_untied": shares_assuming_untied, "ties_backwards": shares_ties_backwards,
                      "percent": shares_in_percent, "rounded": shares_rounded, "two_matrices": shares_of_two_matrices,
                      "complement": shares_kept, "untied_saves_nothing": shares_of_nothing_when_untied,
-                     "untied_plus_matrix": shares_untied_plus_the_matrix},
+                     "untied_plus_matrix": shares_untied_plus_the_matrix, "ratio_to_rest": shares_of_non_vocab,
+                     "untied_minus_two": shares_untied_minus_two_matrices,
+                     "tied_minus_saving": shares_untied_as_tied_minus_the_matrix},
     "saving_from_config": {"absent_flag_as_tied": saving_reading_a_missing_flag_as_tied,
                            "ignores_tie": saving_ignoring_the_flag, "untied_denominator": saving_of_untied_total,
                            "non_vocab_denominator": saving_of_non_vocab_total, "full_kv": saving_with_full_kv,
                            "final_norm": saving_without_final_norm, "flag_indexed": saving_indexing_the_flag,
                            "twelve_d_squared": saving_of_twelve_d_squared_layers,
                            "kv_heads_as_width": saving_with_kv_heads_as_width, "norm_biases": saving_with_norm_biases,
-                           "position_table": saving_with_a_position_table},
+                           "position_table": saving_with_a_position_table,
+                           "all_projections_kv_width": saving_with_kv_width_everywhere,
+                           "kv_ratio_inverted": saving_with_the_kv_ratio_inverted,
+                           "mlp_width_4d": saving_with_an_mlp_of_4d, "two_mlp_matrices": saving_with_two_mlp_matrices,
+                           "no_layer_norms": saving_without_layer_norms, "one_kv_head": saving_with_one_kv_head},
     "vocab_for_share": {"rounds_down": vocab_rounded_down, "one_too_many": vocab_plus_one,
                         "untied_total": vocab_for_untied_share, "non_vocab_denominator": vocab_for_non_vocab_share,
                         "parameters_not_tokens": vocab_in_parameters, "d_dropped_in_total": vocab_without_d_in_total,
-                        "inverted_fraction": vocab_of_inverted_fraction, "float_bound": vocab_ceil_of_the_float_bound},
+                        "inverted_fraction": vocab_of_inverted_fraction, "float_bound": vocab_ceil_of_the_float_bound,
+                        "padded": vocab_padded_to_64},
 }
 
 CAUGHT = {
-    "saved_shares": [shares_of_non_vocab, shares_by_floor_division, shares_untied_by_wrong_link],
-    "saving_from_config": [saving_without_layer_norms, saving_with_two_mlp_matrices, saving_with_one_kv_head],
+    "saved_shares": [shares_by_floor_division, shares_untied_by_wrong_link],
     "vocab_for_share": [vocab_with_sign_slip, vocab_with_precedence_slip],
 }
 
