@@ -5,13 +5,12 @@ from __future__ import annotations
 import re
 
 import torch
-from torch import nn
 
 from lmtie_edu.kit.exercises import Mismatch, exercise, expect_equal, expect_type, hint
 from lmtie_edu.shared.language import N_, tr
 from lmtie_edu.shared.seeding import seeded
 
-from . import solutions
+from . import mistakes, solutions
 from .exercise_cases import checkpoint, models
 from .model import TinyGPT
 
@@ -32,15 +31,6 @@ def _difference(want: list[list[str]], have: list[list[str]]) -> str:
 
 def _is_number(value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def _top_level_groups(model, names) -> list[list[str]]:
-    """The names the split gives when it looks at model.children() only (not the nested modules)."""
-    linear = {id(m.weight) for m in model.children() if isinstance(m, nn.Linear)}
-    tables = {id(m.weight) for m in model.children() if isinstance(m, nn.Embedding)}
-    decay = [p for p in model.parameters() if id(p) in linear and id(p) not in tables]
-    return [sorted(names[id(p)] for p in decay), sorted(names[id(p)] for p in model.parameters()
-                                                       if not any(p is q for q in decay))]
 
 
 def _count(params, p) -> int:
@@ -78,7 +68,13 @@ def _count(params, p) -> int:
                     "decay. Name the key weight_decay."),
                     "top_level_only": N_("you looked at model.children(), the top-level modules only: the Linear "
                     "layers inside the blocks are missed. model.modules() goes through every module, nested ones "
-                    "included.")})
+                    "included."),
+                    "swapped_groups": N_("your groups are in the other order: the decay group must come first and "
+                    "the no-decay group second, each with its weight decay ([decay group, no-decay group])."),
+                    "in_neither_group": N_("some of the model's Parameters are in neither group (the groups lack "
+                    "them): an optimiser updates only the Parameters its groups hold, so those would never train. "
+                    "Every Parameter goes into one group: the no-decay group holds all that are not decayed, lookup "
+                    "tables included.")})
 def linear_only_groups(answer, solution):
     cases = models()
     for what, model in cases:
@@ -95,9 +91,10 @@ def linear_only_groups(answer, solution):
             other_key = "weight_decay" not in got[0] and "weight_decay" not in got[1] and any(
                 _is_number(got[0][key]) and got[0][key] == 0.1 and _is_number(got[1].get(key)) and got[1][key] == 0.0
                 for key in got[0] if key != "params")
+            swapped = mistakes.swapped_groups(model, got, solution(model, 0.1))
             raise Mismatch(tr("{call}: the first group decays with weight_decay, the second with 0.0", call=call),
                            (0.1, 0.0), (got[0].get("weight_decay"), got[1].get("weight_decay")),
-                           mistake="other_key" if other_key else None)
+                           mistake="other_key" if other_key else "swapped_groups" if swapped else None)
         if tied and _count(decay, shared) and _count(no_decay, shared):
             raise Mismatch(tr("{call}: the shared matrix is in both groups", call=call), tr("in one group"), tr("in both"),
                            mistake="in_both_groups")
@@ -126,11 +123,12 @@ def linear_only_groups(answer, solution):
         if not tied and have == [sorted(set(want[0]) - {"head.weight"}), sorted([*want[1], "head.weight"])]:
             raise Mismatch(tr("{call}: the head's weight is not decayed", call=call), want[0], have[0],
                            mistake="head_left_undecayed")
-        if have == _top_level_groups(model, names):
+        if have == mistakes.top_level_groups(model, names):
             raise Mismatch(tr("{call}: the groups hold other Parameters than expected (by name)", call=call),
                            where=_difference(want, have), mistake="top_level_only")
         raise Mismatch(tr("{call}: the groups hold other Parameters than expected (by name)", call=call),
-                       where=_difference(want, have))
+                       where=_difference(want, have),
+                       mistake="in_neither_group" if mistakes.in_neither_group(model, decay, no_decay) else None)
     return len(cases)
 
 
@@ -259,7 +257,14 @@ def _widest(vocab_size, d_model, n_layers, n_heads, context, step, count=_size, 
                     "width is too wide."),
                     "step_of_head_size": N_("you stepped the width by the head size (d_model // n_heads) instead of by "
                     "n_heads: the widths that split evenly into n_heads heads are the multiples of n_heads, so you "
-                    "skip most of them and stop below the widest one.")})
+                    "skip most of them and stop below the widest one."),
+                    "attention_only_block": N_("your count of a block holds its attention only (qkv and the output "
+                    "projection, 4·d² + 4·d, with or without its LayerNorm): the MLP (d → 4·d → d, 8·d² + 5·d with "
+                    "its biases) and both LayerNorms are in every block too, 12·d² + 13·d in all."),
+                    "mlp_as_wide_as_the_model": N_("your count gives the MLP a hidden layer of d units: TinyGPT's MLP "
+                    "widens to 4·d (d → 4·d → d, 8·d² + 5·d numbers with its biases), so a block is 12·d² + 13·d."),
+                    "one_block": N_("you counted one block, whatever n_layers is: every one of the n_layers blocks "
+                    "has its own 12·d² + 13·d parameters, and all of them grow with the width.")})
 def widest_tied(answer, solution):
     for vocab_size, d_model, n_layers, n_heads, context in WIDTH_CASES:
         args = (vocab_size, d_model, n_layers, n_heads, context)
@@ -275,6 +280,9 @@ def widest_tied(answer, solution):
             wrong["no_positions"] = without
         got = answer(*args)
         expect_type(got, int, call)
+        for key, model in mistakes.WIDTH_MISTAKES.items():  # a count of its own, if the answer gives it everywhere
+            if got != expected and got == model(*args) and mistakes.always_gives(answer, WIDTH_CASES, model):
+                raise Mismatch(tr("{what}: wrong value", what=call), expected, got, mistake=key)
         if got == d_model != expected and answer(*WIDTH_CASES[1]) != WIDTH_CASES[1][1]:
             del wrong["counted_tie_twice"]  # d_model here for another reason (e.g. a step of the head size)
         if got != expected and got not in wrong.values() and got == _widest(*args, step=d_model // n_heads):

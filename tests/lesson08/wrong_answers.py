@@ -236,6 +236,47 @@ def width_stepping_by_head_size(vocab_size, d_model, n_layers, n_heads, context)
     return _widest(vocab_size, d_model, n_layers, n_heads, context, step=d_model // n_heads)
 
 
+def groups_in_the_other_order(model, weight_decay):  # the right split, the no-decay group first
+    decay, no_decay = (g["params"] for g in _right_groups(model, weight_decay))
+    return [{"params": no_decay, "weight_decay": 0.0}, {"params": decay, "weight_decay": weight_decay}]
+
+
+def _right_groups(model, weight_decay):
+    linear = {id(m.weight) for m in model.modules() if isinstance(m, nn.Linear)}
+    tables = {id(m.weight) for m in model.modules() if isinstance(m, nn.Embedding)}
+    decay = [p for p in model.parameters() if id(p) in linear and id(p) not in tables]
+    return _groups(decay, [p for p in model.parameters() if not any(p is q for q in decay)], weight_decay)
+
+
+def groups_tables_in_neither(model, weight_decay):  # "no decay" taken for "the vectors"
+    linear = {id(m.weight) for m in model.modules() if isinstance(m, nn.Linear)}
+    tables = {id(m.weight) for m in model.modules() if isinstance(m, nn.Embedding)}
+    decay = [p for p in model.parameters() if id(p) in linear and id(p) not in tables]
+    return _groups(decay, [p for p in model.parameters() if p.dim() == 1], weight_decay)
+
+
+def _widest_with_block(vocab_size, d_model, n_layers, n_heads, context, block, layers=None):
+    def size(d, tie):
+        return (1 if tie else 2) * vocab_size * d + context * d + (layers or n_layers) * block(d) + 2 * d
+
+    budget, d = size(d_model, False), n_heads
+    while size(d + n_heads, True) <= budget:
+        d += n_heads
+    return d
+
+
+def width_attention_only_block(vocab_size, d_model, n_layers, n_heads, context):
+    return _widest_with_block(vocab_size, d_model, n_layers, n_heads, context, lambda d: 4 * d * d + 4 * d)
+
+
+def width_mlp_of_width_d(vocab_size, d_model, n_layers, n_heads, context):  # d → d → d
+    return _widest_with_block(vocab_size, d_model, n_layers, n_heads, context, lambda d: 6 * d * d + 10 * d)
+
+
+def width_one_block(vocab_size, d_model, n_layers, n_heads, context):  # n_layers forgotten
+    return _widest_with_block(vocab_size, d_model, n_layers, n_heads, context, lambda d: 12 * d * d + 13 * d, layers=1)
+
+
 WRONG = {
     "linear_only_groups": {"in_both_groups": groups_module_by_module,
                            "listed_twice": groups_shared_listed_twice,
@@ -244,7 +285,8 @@ WRONG = {
                            "decayed_vectors": groups_linear_biases_too,
                            "compared_values": groups_by_equal_values,
                            "head_left_undecayed": groups_head_excluded_by_name,
-                           "other_key": groups_under_another_key, "top_level_only": groups_from_children},
+                           "other_key": groups_under_another_key, "top_level_only": groups_from_children,
+                           "swapped_groups": groups_in_the_other_order, "in_neither_group": groups_tables_in_neither},
     "load_shared_checkpoint": {"missing_head_key": load_strict,
                                "head_left_random": load_not_strict,
                                "tied_the_untied": load_and_retie,
@@ -256,7 +298,9 @@ WRONG = {
                     "over_budget": width_one_step_over,
                     "doubled": width_doubled,
                     "no_positions": width_without_positions,
-                    "step_of_head_size": width_stepping_by_head_size},
+                    "step_of_head_size": width_stepping_by_head_size,
+                    "attention_only_block": width_attention_only_block,
+                    "mlp_as_wide_as_the_model": width_mlp_of_width_d, "one_block": width_one_block},
 }
 
 SHORTCUTS = {
@@ -266,13 +310,13 @@ SHORTCUTS = {
 }
 
 CAUGHT = {
-    "linear_only_groups": [groups_forgetting_positions, groups_swapped],
+    "linear_only_groups": [groups_swapped],
     "load_shared_checkpoint": [load_sharing_memory, load_copies_into_a_new_model],
     "widest_tied": [width_without_blocks, width_linear_only],
 }
 
 ALSO = {  # more answers that make a named mistake: exercise -> {mistake: answer}
-    "linear_only_groups": {"decayed_vectors": groups_by_name},
+    "linear_only_groups": {"decayed_vectors": groups_by_name, "in_neither_group": groups_forgetting_positions},
     "load_shared_checkpoint": {"head_left_random": load_only_the_embedding},
     "widest_tied": {"over_budget": width_without_final_norm},   # 2·d short: one step too wide in the fifth case
 }
