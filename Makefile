@@ -49,7 +49,7 @@ help:
 	@echo "make test-binder   show what Binder's repo2docker builds from binder/ (Python, CPU torch)"
 	@echo "make zh            update translations/zh_CN/*.po from the English lessons, build notebooks/zh_CN/ (中文版)"
 	@echo "make nbgrader      write an nbgrader course for graded labs into build/nbgrader/"
-	@echo "make test-nbgrader autograde every lesson with nbgrader: solutions 100 %, untouched stubs 0 %"
+	@echo "make test-nbgrader nbgrader + the grading step on every lesson: solutions 100 %, untouched stubs 0 %"
 	@echo "make test-hub      a real JupyterHub on 127.0.0.1 with 5 simulated students (nbgitpuller, isolation)"
 	@echo "make bench-browser click -> new figure in Chromium, each lesson alone -> build/browser-alone-timings.json"
 	@echo "make bench-hub     class-scale benchmark: N = 1, 5, 10, 20 students -> build/hub-bench.json"

@@ -9,7 +9,8 @@
 #   make test-binder  what Binder's repo2docker will build from binder/ (`repo2docker --no-build`: its Dockerfile)
 #   make test-binder-env  that environment built in build/binder-env, then pip check in it (minutes the first time)
 #   make nbgrader     write an nbgrader course (build/nbgrader/source/lessonNN/) for graded labs
-#   make test-nbgrader  nbgrader itself autogrades every lesson: solutions full marks, untouched stubs zero;
+#   make test-nbgrader  every lesson released by nbgrader itself and graded (lesson 01 autograded too): solutions
+#                       full marks, untouched stubs zero;
 #                       then lesson 01 through a term (release … export, exchange and LMS zip: tools/graded_term.py)
 
 .PHONY: site test-site pdf test-pdf test-colab test-binder test-binder-env nbgrader test-nbgrader

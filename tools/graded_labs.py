@@ -13,11 +13,12 @@
 ``python -m tools.graded_labs check`` validates the course with nbgrader itself, one course per lesson,
 two lessons at a time: ``nbgrader generate_assignment``, then the submissions — the source notebook with the
 solutions, the released notebook untouched, and (lesson 01) the released notebook with one line that replaces
-the first exercise's checker by ``lambda f: True`` — ``nbgrader autograde`` of the solutions (lesson 01: of all
-three; another lesson's untouched stubs would be a whole run of the lesson that checks nothing new), then the
-grading step that runs the answers in a process apart (``tools.grade_submissions``) over every submission.
-Every lesson must give full marks to the solutions and zero to the others, after the grading step and from the
-autograder where it ran. Run it with the python that has nbgrader
+the first exercise's checker by ``lambda f: True`` — ``nbgrader autograde`` of lesson 01's three submissions, then
+the grading step that runs the answers in a process apart (``tools.grade_submissions``) over every submission of
+every lesson. Every lesson must give full marks to the solutions and zero to the others, after the grading step
+and, for lesson 01, from the autograder too. Autograde runs one lesson: its locked cells are the same generated
+line in every lesson, and running another lesson's whole notebook again would check what the lesson suite's
+run of the solved lessons already does (the cell timeout, 300 s, is far above any lesson's longest cell). Run it with the python that has nbgrader
 (``make test-nbgrader`` makes ``build/nbgrader-venv``).
 """
 
@@ -126,9 +127,9 @@ def nbgrader(course: Path, *args: str) -> None:
         raise RuntimeError(f"{' '.join(command[1:])} failed in {course}:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}")
 
 
-def autograde_one(path: Path, workdir: Path) -> tuple[Path, str, list[str]]:
-    """Build, release and autograde one lesson for its students; return (course, assignment, students). The
-    override (one more full run) is tried on the first lesson only."""
+def submit_one(path: Path, workdir: Path) -> tuple[Path, str, list[str]]:
+    """Build and release one lesson, submit for its students; return (course, assignment, students). The first
+    lesson also gets the override submission and nbgrader's autograde."""
     course = workdir / path.stem
     shutil.rmtree(course, ignore_errors=True)
     build(course, [path])
@@ -142,12 +143,10 @@ def autograde_one(path: Path, workdir: Path) -> tuple[Path, str, list[str]]:
         target = course / "submitted" / student / assignment
         target.mkdir(parents=True)
         shutil.copy(course / origin / assignment / path.name, target / path.name)
-    if first:
+    if first:  # the other lessons' submissions are graded by the grading step alone (see the module's text)
         overridden = course / "submitted" / "override" / assignment / path.name
         nbformat.write(with_override(nbformat.read(overridden, as_version=4), assignment), overridden)
         nbgrader(course, "autograde", assignment, "--force")
-    else:  # the release's stubs are graded by the grading step alone: a whole lesson's run less, checking nothing new
-        nbgrader(course, "autograde", assignment, "--force", "--student=solutions")
     return course, assignment, list(origins)
 
 
@@ -162,7 +161,7 @@ def scores(course: Path, assignment: str, students: list[str]) -> tuple[dict[str
                 totals[student] = gradebook.find_submission(assignment, student).score
             except MissingEntry:
                 totals[student] = None
-        return totals, gradebook.find_submission(assignment, students[0]).max_score
+        return totals, gradebook.find_assignment(assignment).max_score  # its grade cells, from generate_assignment
 
 
 def with_override(nb, lesson: str):
@@ -181,7 +180,7 @@ def check(workdir: Path, jobs: int) -> int:
     os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
     failures = 0
     with ThreadPoolExecutor(max_workers=jobs) as pool:  # each job waits on its own nbgrader process
-        for course, assignment, students in pool.map(lambda p: autograde_one(p, workdir), lessons()):
+        for course, assignment, students in pool.map(lambda p: submit_one(p, workdir), lessons()):
             autograded, full = scores(course, assignment, students)
             with contextlib.redirect_stdout(io.StringIO()):  # its marks are read back just below
                 failed = grade_assignment(course, assignment)  # in this thread: it runs the lesson's checks
