@@ -76,7 +76,7 @@ def graded_copy(tmp_path_factory) -> Path:
 def test_every_wrong_answer_gets_the_feedback_it_gets_in_the_kernel(lesson):
     corpus = importlib.import_module(f"tests.{lesson}.wrong_answers")
     pairs = _wrong_answers(corpus)
-    assert len(pairs) >= 10, f"{lesson}: only {len(pairs)} wrong answers found in its corpus"
+    assert len(pairs) >= 2, f"{lesson}: only {len(pairs)} wrong answers found in its corpus (each exercise has one)"
     # the corpus builds some answers from the reference solutions: the full package, for this comparison only
     process = AnswerProcess([inspect.getsource(corpus)], "", [answer.__name__ for _, answer in pairs], package=REPO)
     try:
