@@ -13,8 +13,8 @@ panel, one exercise with a named mistake), so that the whole suite passes before
 - its three Chinese catalogues, filled from the template's Chinese (tools/lesson_template/zh.tmpl), then the Chinese
   lesson built and executed (``tools.zh``).
 
-The number must be the next one; nothing of the lesson may exist yet. Each step after the first files prints
-what it did, and a failed step says which files were written so far.
+The number must be the next one; nothing of the lesson may exist yet. The files are listed once written; each
+later step (a ``python -m tools...`` command) is printed as it runs, and a failed one says what to do.
 """
 
 from __future__ import annotations
@@ -146,7 +146,10 @@ def fill_chinese(values: dict, previous: Lesson, next_cell: tuple[str, str]) -> 
 
 def run(*command: str) -> None:
     print("$ python", " ".join(command), flush=True)
-    subprocess.run([sys.executable, *command], cwd=REPO, check=True)
+    if subprocess.run([sys.executable, *command], cwd=REPO).returncode:
+        raise SystemExit(f"`python {' '.join(command)}` failed (its message is above). The lesson's files are written "
+                         "(listed above): fix the cause and run this step and the ones after it by hand "
+                         "(tools/new_lesson.py lists them), or delete the files and start again.")
 
 
 def new_lesson(number: str, slug: str, title: str, title_zh: str) -> list[Path]:
@@ -184,10 +187,11 @@ def new_lesson(number: str, slug: str, title: str, title_zh: str) -> list[Path]:
     for name, row in ROWS.items():
         insert_after(REPO / name, f"{previous.stem}.ipynb)", row.format(**values))
     for name, (anchor, link) in LINKS.items():
-        path = REPO / name
-        text = path.read_text(encoding="utf-8").replace(anchor.format(**values),
-                                                        anchor.format(**values) + link.format(**values), 1)
-        path.write_text(text, encoding="utf-8")
+        path, anchor = REPO / name, anchor.format(**values)
+        text = path.read_text(encoding="utf-8")
+        if anchor not in text:
+            raise SystemExit(f"{name} has no {anchor!r} to add lesson {number}'s notes after: add it by hand")
+        path.write_text(text.replace(anchor, anchor + link.format(**values), 1), encoding="utf-8")
     next_cell = link_from_previous(previous, values)
     written += [lesson.notebook, MANIFEST, previous.notebook, *(REPO / name for name in ROWS), REPO / ZH_GUIDE]
     print("written:", ", ".join(str(path.relative_to(REPO)) for path in written), flush=True)
