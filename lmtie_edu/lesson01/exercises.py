@@ -17,8 +17,8 @@ from lmtie_edu.kit.feedback import describe_difference
 from lmtie_edu.shared.language import N_, tr
 
 from . import lookup as embedding
-from . import solutions
-from .mistakes import bag_error, bag_models, on_every_case, rows_always, set_case, step_error, step_models
+from . import mistake_texts, solutions
+from .mistakes import bag_error, bag_models, on_every_case, rows_mistake, set_case, step_error, step_models
 
 __all__ = ["bag_of_tokens", "hint", "rows_reached", "sgd_step_on_lookup"]  # hint: the lesson calls ex.hint("name")
 
@@ -70,6 +70,7 @@ __all__ = ["bag_of_tokens", "hint", "rows_reached", "sgd_step_on_lookup"]  # hin
               "float32_result": N_("your bags are float32 while W is float64: your code turns numbers into float32 "
                                 "(.float(), or a tensor made in the default dtype) and loses precision. Convert "
                                 "the counts to W's own dtype, .to(W.dtype), and leave W as it is."),
+              **mistake_texts.BAG,
           },
           on_error=bag_error)
 def bag_of_tokens(answer, solution):
@@ -97,7 +98,8 @@ def bag_of_tokens(answer, solution):
                                 "running_sum": per_token.cumsum(dim=1), "scaled_by_sqrt_d": expected * W.shape[1] ** 0.5,
                                 "summed_over_width": per_token.sum(dim=-1), **bag_models(W, ids)})
         except Mismatch as wrong:
-            on_every_case(wrong, bag_models, cases, lambda case: answer(no_indexing(case[0]), case[1].clone()))
+            on_every_case(wrong, bag_models, cases, lambda case: answer(no_indexing(case[0]), case[1].clone()), got,
+                          (W, ids))
             raise
     return len(cases)
 
@@ -147,6 +149,7 @@ def bag_of_tokens(answer, solution):
               "max_over_sequences": N_("you counted each id in every sequence and kept the largest of these counts "
                                     "(a max over the batch). The loss adds up all lookups of all sequences: row i "
                                     "moves once per occurrence of i anywhere in ids, the sum of the counts."),
+              **mistake_texts.STEP,
           },
           on_error=step_error)
 def sgd_step_on_lookup(answer, solution):
@@ -172,7 +175,7 @@ def sgd_step_on_lookup(answer, solution):
                                                      "mean_over_batch": W - lr * counts / ids.shape[0],
                                                      **step_models(W, ids, lr)})
         except Mismatch as wrong:
-            on_every_case(wrong, step_models, cases, _stepped(answer))
+            on_every_case(wrong, step_models, cases, _stepped(answer), got, (W, ids, lr))
             if wrong.mistake is None and got.shape == W.shape:   # say how the step itself differs (×2, ×1/n, …)
                 where = describe_difference(got.detach() - W, step).replace(tr("your answer is the expected one"),
                                                                             tr("it is the expected step"))
@@ -229,6 +232,7 @@ def _as_int_list(got, what: str) -> list[int]:
               "last_input_only": N_("untied, you listed only the row of the last input (the token before the last). "
                                  "Every position but the last predicts its next token and is looked up: the rows "
                                  "are those of all of ids[:-1], not of the final prediction's input alone."),
+              **mistake_texts.ROWS,
           },
           computed_by=("lmtie_edu.lesson01.lookup.next_token_gradient",))
 def rows_reached(answer, solution):
@@ -250,10 +254,10 @@ def rows_reached(answer, solution):
         inputs, targets = set(ids[:-1].tolist()), set(ids[1:].tolist())
         wrong = {"targets_as_inputs": sorted(inputs | targets),
                  "dropped_last_value": sorted(set(ids.tolist()) - {ids[-1].item()}),
-                 "targets_not_inputs": sorted(targets), "every_row_untied": list(range(vocab_size)),
-                 "last_input_only": [ids[-2].item()] if got == [ids[-2].item()] and rows_always(
-                     answer, cases, lambda ids: [ids[-2]]) else None} if not tie else {
+                 "targets_not_inputs": sorted(targets), "every_row_untied": list(range(vocab_size))} if not tie else {
             "head_only_targets": sorted(inputs | targets), "tie_ignored": sorted(inputs),
             "one_row_too_many": list(range(vocab_size + 1)), "sequence_length_for_vocab": list(range(len(ids)))}
+        if got != expected and (key := rows_mistake(answer, cases, got, ids.tolist(), vocab_size, tie)):
+            wrong[key] = got
         expect_equal(got, expected, what, wrong=wrong)
     return len(cases)

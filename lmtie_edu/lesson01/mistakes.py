@@ -51,8 +51,13 @@ def bag_models(W, ids) -> dict:
     counts = F.one_hot(ids, W.shape[0]).sum(dim=1).to(W.dtype)
     padded = counts.clone()
     padded[:, 0] = 0
+    bags, per_token = counts @ W, F.one_hot(ids, W.shape[0]).to(W.dtype) @ W
     return {"normalised_counts": (counts / counts.norm(dim=1, keepdim=True)) @ W, "zero_as_padding": padded @ W,
-            "distinct_tokens": F.one_hot(ids, W.shape[0]).amax(dim=1).to(W.dtype) @ W}
+            "distinct_tokens": F.one_hot(ids, W.shape[0]).amax(dim=1).to(W.dtype) @ W,
+            "first_token_only": per_token[:, 0], "last_position_dropped": per_token[:, :-1].sum(dim=1),
+            "first_position_dropped": per_token[:, 1:].sum(dim=1), "max_pooled": per_token.amax(dim=1),
+            "scaled_by_sqrt_t": bags / ids.shape[1] ** 0.5, "divided_by_batch": bags / ids.shape[0],
+            "counts_not_multiplied": counts, "whole_batch_per_row": bags.sum(dim=0).expand_as(bags)}
 
 
 def step_models(W, ids, lr) -> dict:
@@ -60,10 +65,17 @@ def step_models(W, ids, lr) -> dict:
     unique, times = ids.flatten().unique(return_counts=True)
     first_rows = torch.zeros_like(W)
     first_rows[:len(unique)] = times.to(W.dtype).unsqueeze(1)   # the counts on rows 0 … k-1, not on the ids
-    models = {"squared_loss": W - 2 * lr * counts * W, "counts_not_at_ids": W - lr * first_rows}
+    looked_up = torch.zeros(W.shape[0], 1, dtype=torch.bool)
+    looked_up[ids.flatten()] = True
+    last = torch.bincount(ids[..., -1].flatten(), minlength=W.shape[0]).to(W.dtype).unsqueeze(1)
+    models = {"squared_loss": W - 2 * lr * counts * W, "counts_not_at_ids": W - lr * first_rows,
+              "mean_over_all_lookups": W - lr * counts / ids.numel(), "mean_over_positions": W - lr * counts / ids.shape[-1],
+              "lr_squared": W - lr * lr * counts, "no_lr": W - counts, "rows_set": torch.where(looked_up, -lr, W),
+              "last_position_only": W - lr * last}
     if ids.dim() == 2:                                          # one count per sequence, the largest of them
         models["max_over_sequences"] = W - lr * F.one_hot(ids, W.shape[0]).sum(dim=1).amax(dim=0).to(
             W.dtype).unsqueeze(1)
+        models["first_sequence_only"] = W - lr * torch.bincount(ids[0], minlength=W.shape[0]).to(W.dtype).unsqueeze(1)
     return models
 
 
@@ -75,13 +87,19 @@ def _close(got, value) -> bool:
     return got.shape == value.shape and bool(torch.allclose(got.double(), value.double(), atol=1e-5, rtol=1e-5))
 
 
-def on_every_case(error: Mismatch, models: Callable, cases: list, run: Callable) -> None:
-    """Keep the mistake ``error`` names only if the answer (``run(case)``) gives what ``models(*case)`` says that
-    mistake gives on every case where the model is defined: one case alone can match another mistake."""
-    if error.mistake is None or not any(error.mistake in models(*case) for case in cases):
-        return
+def on_every_case(error: Mismatch, models: Callable, cases: list, run: Callable, got, case) -> None:
+    """Name, among the mistakes of ``models(*case)`` whose value ``got`` is, the first one that the answer
+    (``run(case)``) makes on every case where it is defined: one case alone can fit another mistake too."""
+    here = models(*case)
+    if error.mistake is not None and error.mistake not in here:
+        return                                  # a mistake of the check's own list, found on this case
+    error.mistake = next((key for key, value in here.items() if _close(got, value)
+                          and _on_all(key, models, cases, run)), None)
+
+
+def _on_all(key, models: Callable, cases: list, run: Callable) -> bool:
     for case in cases:
-        value = models(*case).get(error.mistake)
+        value = models(*case).get(key)
         if value is None:
             continue
         try:
@@ -89,15 +107,30 @@ def on_every_case(error: Mismatch, models: Callable, cases: list, run: Callable)
         except LearnerCrash:
             got = None
         if not _close(got, value):
-            error.mistake = None
-            return
+            return False
+    return True
 
 
-def rows_always(answer, cases: list, model: Callable) -> bool:
-    """Does the answer list ``model(ids)`` on every untied case (where one case alone fits other mistakes too)?"""
-    try:
-        with forbid_autograd():
-            return all(answer(torch.tensor(ids), vocab_size, tie) == model(ids) for ids, vocab_size, tie in cases
-                       if not tie)
-    except LearnerCrash:
-        return False
+ROWS_UNTIED = {"last_input_only": lambda ids, size: [ids[-2]], "first_input_only": lambda ids, size: [ids[0]],
+               "none_untied": lambda ids, size: [],
+               "targets_minus_inputs": lambda ids, size: sorted(set(ids[1:]) - set(ids[:-1])),
+               "middle_only": lambda ids, size: sorted(set(ids[1:-1]))}
+ROWS_TIED = {"row_zero_missed": lambda ids, size: list(range(1, size)),
+             "one_row_too_few": lambda ids, size: list(range(size - 1))}
+
+
+def rows_mistake(answer, cases: list, got, ids: list, vocab_size: int, tie: bool) -> str | None:
+    """The mistake of ROWS_UNTIED or ROWS_TIED whose list the answer gives here and on every case of its kind
+    (where one case alone fits other mistakes too)."""
+    models = ROWS_TIED if tie else ROWS_UNTIED
+    for key, model in models.items():
+        if got != model(ids, vocab_size):
+            continue
+        try:
+            with forbid_autograd():
+                if all(answer(torch.tensor(other), size, kind) == model(other, size) for other, size, kind in cases
+                       if kind == tie):
+                    return key
+        except LearnerCrash:
+            return None
+    return None

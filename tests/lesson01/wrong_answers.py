@@ -83,6 +83,39 @@ def bag_in_float32(W, ids):
     return F.one_hot(ids, W.shape[0]).sum(dim=1).float() @ W.float()
 
 
+def bag_of_the_first_token(W, ids):
+    return F.one_hot(ids[:, 0], W.shape[0]).to(W.dtype) @ W
+
+
+def bag_of_the_inputs(W, ids):                                     # ids[:, :-1], as for next-token inputs
+    return F.one_hot(ids[:, :-1], W.shape[0]).sum(dim=1).to(W.dtype) @ W
+
+
+def bag_of_the_targets(W, ids):
+    return F.one_hot(ids[:, 1:], W.shape[0]).sum(dim=1).to(W.dtype) @ W
+
+
+def bag_max_pooled(W, ids):
+    return (F.one_hot(ids, W.shape[0]).to(W.dtype) @ W).amax(dim=1)
+
+
+def bag_over_sqrt_length(W, ids):
+    return F.one_hot(ids, W.shape[0]).sum(dim=1).to(W.dtype) @ W / ids.shape[1] ** 0.5
+
+
+def bag_over_the_batch_size(W, ids):
+    return F.one_hot(ids, W.shape[0]).sum(dim=1).to(W.dtype) @ W / ids.shape[0]
+
+
+def bag_of_counts_only(W, ids):
+    return F.one_hot(ids, W.shape[0]).sum(dim=1).to(W.dtype)
+
+
+def bag_of_the_batch_in_every_row(W, ids):
+    total = F.one_hot(ids, W.shape[0]).sum(dim=(0, 1)).to(W.dtype) @ W
+    return total.expand(ids.shape[0], -1)
+
+
 def bag_by_indexing(W, ids):
     return W[ids].sum(dim=1)
 
@@ -192,6 +225,18 @@ def step_by_the_largest_count(W, ids, lr):
     return W - lr * counts.to(W.dtype).unsqueeze(1)
 
 
+def step_with_lr_twice(W, ids, lr):
+    return W - lr * lr * torch.bincount(ids.flatten(), minlength=W.shape[0]).float().unsqueeze(1)
+
+
+def step_of_the_last_positions(W, ids, lr):
+    return W - lr * torch.bincount(ids[..., -1].flatten(), minlength=W.shape[0]).float().unsqueeze(1)
+
+
+def step_averaged_over_positions(W, ids, lr):
+    return W - lr * torch.bincount(ids.flatten(), minlength=W.shape[0]).float().unsqueeze(1) / ids.shape[-1]
+
+
 def step_by_backward(W, ids, lr):
     W = W.clone().requires_grad_(True)
     W[ids].sum().backward()
@@ -271,6 +316,26 @@ def rows_of_the_last_input(ids, vocab_size, tie):
     return list(range(vocab_size)) if tie else [ids[-2].item()]
 
 
+def rows_of_the_first_input(ids, vocab_size, tie):
+    return list(range(vocab_size)) if tie else [ids[0].item()]
+
+
+def rows_none_untied(ids, vocab_size, tie):
+    return list(range(vocab_size)) if tie else []
+
+
+def rows_of_the_targets_only(ids, vocab_size, tie):
+    return list(range(vocab_size)) if tie else sorted(set(ids[1:].tolist()) - set(ids[:-1].tolist()))
+
+
+def rows_of_the_middle(ids, vocab_size, tie):
+    return list(range(vocab_size)) if tie else sorted(set(ids[1:-1].tolist()))
+
+
+def rows_from_one_when_tied(ids, vocab_size, tie):
+    return list(range(1, vocab_size)) if tie else sorted(set(ids[:-1].tolist()))
+
+
 def rows_by_running_the_step(ids, vocab_size, tie):
     from lmtie_edu.lesson01.lookup import next_token_gradient
 
@@ -296,20 +361,31 @@ WRONG = {
                       "reshape_not_transpose": bag_reshaped_for_a_transpose, "running_sum": bag_as_running_sum,
                       "scaled_by_sqrt_d": bag_scaled_by_sqrt_d, "summed_over_width": bag_summed_over_the_width,
                       "normalised_counts": bag_of_normalised_counts, "zero_as_padding": bag_without_token_zero,
-                      "distinct_tokens": bag_of_distinct_tokens, "float32_result": bag_in_float32},
+                      "distinct_tokens": bag_of_distinct_tokens, "float32_result": bag_in_float32,
+                      "first_token_only": bag_of_the_first_token, "last_position_dropped": bag_of_the_inputs,
+                      "first_position_dropped": bag_of_the_targets, "max_pooled": bag_max_pooled,
+                      "scaled_by_sqrt_t": bag_over_sqrt_length, "divided_by_batch": bag_over_the_batch_size,
+                      "counts_not_multiplied": bag_of_counts_only, "whole_batch_per_row": bag_of_the_batch_in_every_row},
     "sgd_step_on_lookup": {"overwrite": step_overwrites_repeats, "ascent": step_ascends, "update_only": step_only,
                            "no_minlength": step_without_minlength, "counts_not_column": step_counts_as_a_row,
                            "count_times_width": step_times_the_width, "every_row_moves": step_of_every_row,
                            "gradient_is_the_row": step_along_the_rows, "mean_over_batch": step_averaged_over_the_batch,
                            "squared_loss": step_of_a_squared_loss, "counts_not_at_ids": step_on_the_first_rows,
-                           "max_over_sequences": step_by_the_largest_count},
+                           "max_over_sequences": step_by_the_largest_count, "mean_over_all_lookups": step_of_a_mean_loss,
+                           "mean_over_positions": step_averaged_over_positions, "lr_squared": step_with_lr_twice,
+                           "no_lr": step_without_lr, "rows_set": step_sets_the_rows,
+                           "last_position_only": step_of_the_last_positions,
+                           "first_sequence_only": step_of_the_first_sequence},
     "rows_reached": {"targets_as_inputs": rows_with_the_targets,
                      "head_only_targets": rows_of_inputs_and_targets_when_tied,
                      "tie_ignored": rows_ignoring_the_tie, "dropped_last_value": rows_without_the_last_token,
                      "targets_not_inputs": rows_without_the_first_token, "every_row_untied": rows_with_the_tie_inverted,
                      "one_row_too_many": rows_one_too_many_when_tied,
                      "sequence_length_for_vocab": rows_of_the_positions_when_tied,
-                     "last_input_only": rows_of_the_last_input},
+                     "last_input_only": rows_of_the_last_input, "first_input_only": rows_of_the_first_input,
+                     "none_untied": rows_none_untied, "targets_minus_inputs": rows_of_the_targets_only,
+                     "middle_only": rows_of_the_middle, "row_zero_missed": rows_from_one_when_tied,
+                     "one_row_too_few": rows_but_the_last_when_tied},
 }
 
 # More answers that make a named mistake (the check must give them the same diagnosis as WRONG's).
@@ -321,10 +397,8 @@ ALSO = {
 
 CAUGHT = {
     "bag_of_tokens": [bag_over_the_batch, bag_of_the_whole_batch],
-    "sgd_step_on_lookup": [step_with_the_lessons_V, step_of_a_mean_loss, step_sets_the_rows, step_without_lr,
-                           step_of_the_first_sequence],
-    "rows_reached": [rows_up_to_the_largest_id_when_tied, rows_of_the_targets_when_tied,
-                     rows_but_the_last_when_tied],
+    "sgd_step_on_lookup": [step_with_the_lessons_V],
+    "rows_reached": [rows_up_to_the_largest_id_when_tied, rows_of_the_targets_when_tied],
 }
 
 SHORTCUTS = {
