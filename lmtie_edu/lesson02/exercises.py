@@ -7,7 +7,7 @@ from lmtie_edu.kit.exercises import Mismatch, exercise, expect_close, expect_equ
 from lmtie_edu.kit.feedback import LearnerCrash
 from lmtie_edu.shared.language import N_, tr
 
-from . import solutions
+from . import mistake_texts, solutions
 from .logits import toy_vocabulary
 from .mistakes import (
     above_mean,
@@ -16,8 +16,11 @@ from .mistakes import (
     always_rows,
     cosine_models,
     never_any,
+    one_based,
     own_norm,
+    positive_logits,
     token_cosines,
+    transposed_head,
     up_to_a_factor,
 )
 from .tie_check import check_tie
@@ -67,19 +70,7 @@ def _cosine_error(error: BaseException) -> str | None:
                                    "direction. Divide each row by its Euclidean norm only."),
               "times_norm": N_("you multiplied each row by its length instead of dividing by it: the long rows get "
                             "longer still. Divide each row by its own norm."),
-              "token_cosines": N_("you returned the (V, V) matrix of the cosines between tokens, unit rows times "
-                               "their transpose. The exercise asks for the head itself: W with each row divided "
-                               "by its length, of W's shape (V, d)."),
-              "sqrt_of_norm": N_("you divided each row by the square root of its length, so the rows keep a part "
-                              "of their lengths (√|w_i| each). Divide by the length itself, the Euclidean norm."),
-              "squared_norm": N_("you divided each row by its squared length (the sum of squares, without the "
-                              "square root): a row of length |w_i| ends with length 1/|w_i|, and the short rows "
-                              "win. Divide by the Euclidean norm, the square root of that sum."),
-              "l1_norm": N_("you divided each row by the sum of its absolute values (the L1 norm): the rows' "
-                         "Euclidean lengths still differ, so the logits still depend on them. Divide by the "
-                         "Euclidean norm."),
-              "max_entry": N_("you divided each row by its largest absolute entry: the rows' Euclidean lengths "
-                           "still differ, so the logits still depend on them. Divide by the Euclidean norm."),
+              **mistake_texts.COSINE,
           },
           on_error=_cosine_error)
 def cosine_head(answer, solution):
@@ -93,10 +84,11 @@ def cosine_head(answer, solution):
                            mistake="in_place")
         expect_type(got, torch.Tensor, what)
         if tuple(got.shape) != tuple(W.shape) or not got.is_floating_point():
-            cosines = got.shape == (W.shape[0],) * 2 and always_rows(answer, _matrices(), token_cosines, factor=False)
+            shaped = next((key for key, model in (("token_cosines", token_cosines), ("transposed_head", transposed_head))
+                           if got.shape == model(W).shape and always_rows(answer, _matrices(), model, factor=False)),
+                          None)
             raise Mismatch(tr("{what} must return a float tensor of W's shape", what=what),
-                           tr("float {shape}", shape=tuple(W.shape)), f"{got.dtype} {tuple(got.shape)}",
-                           mistake="token_cosines" if cosines else None)
+                           tr("float {shape}", shape=tuple(W.shape)), f"{got.dtype} {tuple(got.shape)}", mistake=shaped)
         models = cosine_models(W)
         try:
             expect_close(up_to_a_factor(got.detach()), expected, tr("{what}, up to one common factor", what=what),
@@ -153,18 +145,7 @@ def _token_cases() -> list:
               "only_the_winner": N_("you returned only the token with the largest logit. The question asks for "
                                  "every token whose logit is larger than token i's own: there can be several, "
                                  "listed in increasing order."),
-              "absolute_logits": N_("you compared the absolute values of the logits: a token pointing away from e_i "
-                                 "(a large negative logit) then beats it. The sign matters: compare the logits "
-                                 "themselves with e_i·e_i."),
-              "own_norm": N_("you compared each token's logit e_i·e_j with its own squared length |e_j|², not "
-                          "with token i's |e_i|². Token i's own logit, e_i·e_i, is the bar every token must "
-                          "pass."),
-              "never_any": N_("you returned no token in every case, but some tokens do beat token i. A nearest-"
-                           "vector or cosine test gives that (e_i is nearest to itself, and no cosine exceeds "
-                           "its own 1); the tied head compares inner products, which grow with length: compare "
-                           "the logits e_i·e_j with e_i·e_i."),
-              "unsorted": N_("your list holds the right tokens, but not in increasing order. Return them sorted "
-                          "(sorted(...), or the order of torch.nonzero)."),
+              **mistake_texts.TOKENS,
           })
 def tokens_beating_self(answer, solution):
     cases = 0
@@ -188,7 +169,8 @@ def tokens_beating_self(answer, solution):
                 "by_norm": [j for j in tokens if norms[j] > norms[i]],
                 **{key: model(W, i) for key, model in (("above_mean_logit", above_mean),
                                                        ("absolute_logits", absolute_logits),
-                                                       ("own_norm", own_norm), ("never_any", never_any))
+                                                       ("own_norm", own_norm), ("never_any", never_any),
+                                                       ("positive_logits", positive_logits), ("one_based", one_based))
                    if got == model(W, i) != expected and always_lists(answer, _token_cases(), model)},
                 "beaten_by_i": [j for j in tokens if logits[j] < logits[i]],
                 "index_shift": [j - (j > i) for j in expected],
@@ -233,20 +215,10 @@ def tokens_beating_self(answer, solution):
                               "logits, but the exercise asks for the head as an nn.Linear(d, V), the layer a "
                               "model's head is and whose weight and bias other code reads: build that layer and "
                               "give it the embedding's Parameter as its weight."),
-              "no_bias": N_("your head has no bias (bias=False, or a bias set to None). The exercise asks for a tied "
-                         "head with a bias of its own: one zero per token, shape (V,)."),
-              "bias_column": N_("your bias has shape (V, 1), a column. A Linear layer's bias is a vector, one entry "
-                             "per output: shape (V,), as nn.Linear(d, V) makes it."),
-              "one_bias": N_("your bias holds one number for all tokens. A bias shared by every token adds the same "
-                          "to every logit and changes no probability: the head needs one entry per token, shape "
-                          "(V,), as nn.Linear(d, V) makes it."),
-              "bias_per_feature": N_("your bias has d entries, one per hidden feature. The bias is added to the "
-                                  "logits, so it has one entry per token: shape (V,), as nn.Linear(d, V) makes it."),
-              "frozen_bias": N_("your bias does not require gradients, so it would never train. Keep it a "
-                             "trainable Parameter (only its starting value is zero)."),
               "bias_dtype": N_("your bias has another dtype than the tied weight (the embedding's), and PyTorch does "
                             "not mix dtypes in one layer: the head cannot be applied. Make the bias in the "
                             "weight's dtype — nn.Linear's own bias already is; zero it in place."),
+              **mistake_texts.HEAD,
           })
 def tied_head_with_bias(answer, solution):
     embedding = nn.Embedding(12, 5)

@@ -17,7 +17,12 @@ def cosine_models(W) -> dict:
     """The rows each wrong normalisation gives (before the common factor is taken out)."""
     norms = W.norm(dim=1, keepdim=True)
     return {"sqrt_of_norm": W / norms.sqrt(), "squared_norm": W / norms ** 2,
-            "l1_norm": W / W.abs().sum(dim=1, keepdim=True), "max_entry": W / W.abs().amax(dim=1, keepdim=True)}
+            "l1_norm": W / W.abs().sum(dim=1, keepdim=True), "max_entry": W / W.abs().amax(dim=1, keepdim=True),
+            "signed_sum": W / W.sum(dim=1, keepdim=True)}
+
+
+def transposed_head(W) -> torch.Tensor:
+    return (W / W.norm(dim=1, keepdim=True)).T
 
 
 def token_cosines(W) -> torch.Tensor:
@@ -62,6 +67,16 @@ def own_norm(W, i) -> list[int]:
 
 def never_any(W, i) -> list[int]:
     return []
+
+
+def positive_logits(W, i) -> list[int]:
+    logits = W @ W[i]
+    return [j for j in range(W.shape[0]) if j != i and logits[j] > 0]
+
+
+def one_based(W, i) -> list[int]:
+    logits = W @ W[i]
+    return [j + 1 for j in range(W.shape[0]) if logits[j] > logits[i]]
 
 
 def always_lists(answer, cases: list, model: Callable) -> bool:

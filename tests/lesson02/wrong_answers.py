@@ -59,6 +59,14 @@ def cosine_by_sqrt_of_norm(W):
     return W / W.norm(dim=1, keepdim=True).sqrt()
 
 
+def cosine_by_row_sum(W):
+    return W / W.sum(dim=1, keepdim=True)
+
+
+def cosine_transposed(W):
+    return (W / W.norm(dim=1, keepdim=True)).T
+
+
 def cosine_centred(W):  # subtracts the common direction first: other angles
     centred = W - W.mean(dim=0)
     return centred / centred.norm(dim=1, keepdim=True)
@@ -110,6 +118,16 @@ def beating_by_absolute_logits(W, i):
 def beating_own_norm(W, i):  # each logit against |e_j|², not |e_i|²
     logits = W @ W[i]
     return [int(j) for j in torch.nonzero(logits > (W * W).sum(dim=1)).flatten()]
+
+
+def beating_by_positive_logit(W, i):
+    logits = W @ W[i]
+    return [j for j in range(len(W)) if j != i and logits[j] > 0]
+
+
+def beating_counted_from_one(W, i):
+    logits = W @ W[i]
+    return [j + 1 for j in range(len(W)) if logits[j] > logits[i]]
 
 
 def beating_as_tensor(W, i):
@@ -316,14 +334,16 @@ WRONG = {
                     "standardised_rows": cosine_standardised, "times_norm": cosine_times_norm,
                     "token_cosines": cosine_token_matrix, "sqrt_of_norm": cosine_by_sqrt_of_norm,
                     "squared_norm": cosine_by_squared_norm, "l1_norm": cosine_by_l1_norm,
-                    "max_entry": cosine_by_max_entry},
+                    "max_entry": cosine_by_max_entry, "signed_sum": cosine_by_row_sum,
+                    "transposed_head": cosine_transposed},
     "tokens_beating_self": {"includes_self": beating_including_self, "by_norm": beating_by_norm,
                             "ties_included": beating_ties_included, "norm_not_squared": beating_norm_not_squared,
                             "above_mean_logit": beating_the_mean_logit, "beaten_by_i": beaten_by_i,
                             "index_shift": beating_after_removing_i, "longer_and_positive": beating_longer_and_positive,
                             "only_the_winner": beating_only_the_winner,
                             "absolute_logits": beating_by_absolute_logits, "own_norm": beating_own_norm,
-                            "never_any": beating_by_cosine, "unsorted": beating_by_logit_order},
+                            "never_any": beating_by_cosine, "unsorted": beating_by_logit_order,
+                            "positive_logits": beating_by_positive_logit, "one_based": beating_counted_from_one},
     "tied_head_with_bias": {"copy_not_share": head_by_copy, "second_parameter": head_by_data,
                             "reversed_tie": head_reversed, "transposed_layer": head_transposed,
                             "bias_not_zero": head_with_random_bias, "froze_shared": head_freezing_the_shared_weight,
