@@ -9,7 +9,7 @@ from lmtie_edu.kit.exercises import exercise, expect_close, expect_type, hint
 from lmtie_edu.shared.language import N_, tr
 from lmtie_edu.shared.seeding import seeded
 
-from . import solutions
+from . import mistakes, solutions
 
 __all__ = ["bilinear_scores", "centred_unused_scores", "hint", "recall_at_k"]  # the lesson calls ex.hint("name")
 
@@ -51,7 +51,22 @@ def _recall(scores: torch.Tensor, suspects: list[int], flagged: torch.Tensor) ->
                     "divides by the number of suspects, even when k is too small to flag them all (then recall "
                     "cannot reach 1, and that is what it should show)."),
                     "over_all_ids": N_("you divided by the number of all ids (len(scores)): recall divides the suspects "
-                    "found by the number of suspects.")})
+                    "found by the number of suspects."),
+                    "by_size": N_("you flagged the k scores largest in size (their absolute values): a large "
+                    "negative score is an unlikely suspect, not a likely one. Flag the k highest scores, signs "
+                    "kept."),
+                    "top_score_dropped": N_("your k flagged ids leave out the highest score and take the (k + 1)-th "
+                    "instead: a slice one place off (argsort(...)[-k - 1:-1] stops before the last index). The "
+                    "top k of an ascending argsort are [-k:]."),
+                    "kth_smallest_threshold": N_("you kept every score at or above the k-th smallest one "
+                    "(torch.kthvalue counts from the lowest): that flags all but k − 1 ids. The k-th highest is "
+                    "kthvalue(scores, len(scores) − k + 1), or use torch.topk(scores, k)."),
+                    "one_too_few": N_("you flagged k − 1 ids: a strict threshold at the k-th highest score, or a "
+                    "slice that stops one short, leaves out the k-th. Flag exactly k ids (torch.topk(scores, k))."),
+                    "first_k_ids": N_("you flagged the ids 0 to k − 1, the first k ids: the flagged ids are those "
+                    "with the k highest scores (torch.topk(scores, k).indices)."),
+                    "percent": N_("you returned recall as a percentage (times 100): the exercise asks for the "
+                    "share itself, a number between 0 and 1.")})
 def recall_at_k(answer, solution):
     scores = torch.tensor(RECALL_SCORES, dtype=torch.float64)
     runs = []
@@ -61,19 +76,20 @@ def recall_at_k(answer, solution):
         found, total = _recall(scores, suspects, torch.topk(scores, k).indices)
         low, _ = _recall(scores, suspects, torch.topk(scores, k, largest=False).indices)
         more, _ = _recall(scores, suspects, torch.topk(scores, k + 1).indices)
-        mistakes = {"lowest_k": low / total, "per_flagged": found / k, "count": float(found), "one_too_many": more / total,
-                    "suspects_only": min(k, total) / total, "integer_division": float(found // total),
-                    "capped_denominator": found / min(k, total), "over_all_ids": found / len(scores)}
+        slips = {"lowest_k": low / total, "per_flagged": found / k, "count": float(found), "one_too_many": more / total,
+                 "suspects_only": min(k, total) / total, "integer_division": float(found // total),
+                 "capped_denominator": found / min(k, total), "over_all_ids": found / len(scores),
+                 **mistakes.recall_slips(scores, suspects, k)}
         got = answer(scores.clone(), list(suspects), k)
         if isinstance(got, torch.Tensor) and got.numel() == 1:
             got = got.item()
         expect_type(got, (float, int), call)
-        runs.append((call, expected, mistakes, float(got)))
+        runs.append((call, expected, slips, float(got)))
     # A mistake is named only when the answer gives its value in every case: a number that happens to equal the
     # k lowest scores' recall in one case (0.0, say) is not evidence that the answer flagged the lowest scores.
-    made = {key for key in runs[0][2] if all(abs(got - mistakes[key]) <= 1e-9 for _, _, mistakes, got in runs)}
-    for call, expected, mistakes, got in runs:
-        wrong = {key: value for key, value in mistakes.items() if key in made and abs(value - expected) > 1e-9}
+    made = {key for key in runs[0][2] if all(abs(got - slips[key]) <= 1e-9 for _, _, slips, got in runs)}
+    for call, expected, slips, got in runs:
+        wrong = {key: value for key, value in slips.items() if key in made and abs(value - expected) > 1e-9}
         expect_close(got, expected, call, atol=1e-9, wrong=wrong)
     return len(RECALL_CASES)
 
@@ -133,7 +149,17 @@ def _centring_slips(matrix: torch.Tensor, known: list[int]) -> dict[str, torch.T
                     "centring subtracts the mean row over all the rows, the known unused ones included."),
                     "normalised_before_centring": N_("you made every row unit length before centring, so you "
                     "subtracted the mean of the unit rows: centre the rows as they are (the cosine ignores their "
-                    "lengths afterwards).")})
+                    "lengths afterwards)."),
+                    "first_known_row": N_("your reference is the first known unused row alone: it is the mean of "
+                    "all the known unused rows (centred), so that no single row's quirks decide the direction."),
+                    "median_centred": N_("you centred on the median row (median over dim=0): centring subtracts the "
+                    "mean row, matrix.mean(dim=0)."),
+                    "scalar_mean": N_("you centred with one number, the mean of all entries (matrix.mean() without "
+                    "dim=0): centring subtracts the mean row, one mean per column, matrix.mean(dim=0) of shape "
+                    "(d,)."),
+                    "mean_of_cosines": N_("you averaged each row's cosines with the known unused rows one by one: "
+                    "the score is the cosine with one reference, the mean of those centred rows (a mean of "
+                    "cosines is not the cosine with the mean).")})
 def centred_unused_scores(answer, solution):
     cases = _matrices()
     for what, matrix, known in cases:
@@ -147,7 +173,9 @@ def centred_unused_scores(answer, solution):
                  "own_row_mean": _own_row_mean_scores(matrix, known), **_centring_slips(matrix, known)}
         got = answer(matrix.clone(), list(known))
         expect_type(got, torch.Tensor, call)
-        expect_close(got, expected, call, atol=1e-6, wrong=wrong)
+        more = {key: value for key, value in mistakes.centring_slips(matrix, known).items() if mistakes.always_gives(
+            answer, [(m, k) for _, m, k in cases], key, 1e-6)} if not mistakes.close(got, expected, 1e-6) else {}
+        expect_close(got, expected, call, atol=1e-6, wrong={**wrong, **more})
     return len(cases)
 
 
@@ -171,7 +199,20 @@ def centred_unused_scores(answer, solution):
                     "softmaxed": N_("you returned probabilities (a softmax of each row): the exercise asks for the "
                     "scores themselves, before any softmax."),
                     "scaled_by_sqrt_d": N_("you divided by √d, as attention does: these scores are the plain bilinear "
-                    "form e_i M e_j, unscaled.")},
+                    "form e_i M e_j, unscaled."),
+                    "M_twice": N_("you multiplied both sides by M, (E M)(E M)ᵀ = E M Mᵀ Eᵀ: M sits once between "
+                    "the two factors, e_i M e_j, and the other side is E itself."),
+                    "diagonal_masked": N_("you set the diagonal to −inf (a word may not follow itself): the "
+                    "exercise asks for every score e_i M e_j, the diagonal included; masking is a later choice."),
+                    "plus_identity": N_("you used M + I, so the tied scores E Eᵀ are added to the bilinear ones: the "
+                    "scores are e_i M e_j with M alone."),
+                    "diagonal_of_M": N_("you used only M's diagonal (E scaled by it, element by element): that "
+                    "diagonal matrix is symmetric, so the scores are symmetric again. Multiply by the whole M, "
+                    "E @ M @ E.T."),
+                    "log_softmaxed": N_("you returned log-probabilities (a log_softmax of each row): the exercise "
+                    "asks for the scores themselves, before any softmax."),
+                    "softmax_over_columns": N_("you returned a softmax over each column (dim=0): the exercise asks "
+                    "for the scores themselves, before any softmax.")},
           on_error=lambda error: "transposes_outside" if "(3x5 and 3x3)" in str(error) else None)
 def bilinear_scores(answer, solution):
     with seeded(4):
@@ -182,9 +223,16 @@ def bilinear_scores(answer, solution):
     assert not torch.allclose(expected, expected.T), "the check's example must not be symmetric"
     got = answer(E.clone(), M.clone())
     expect_type(got, torch.Tensor, call)
+    diagonal = torch.eye(len(E), dtype=torch.bool)
     expect_close(got, expected, call, atol=1e-9, wrong={"transposed": expected.T, "no_matrix": E @ E.T,
                                                         "symmetrised": (expected + expected.T) / 2,
                                                         "diagonal_only": torch.diagonal(expected),
                                                         "softmaxed": torch.softmax(expected, dim=1),
-                                                        "scaled_by_sqrt_d": expected / E.shape[1] ** 0.5})
+                                                        "scaled_by_sqrt_d": expected / E.shape[1] ** 0.5,
+                                                        "M_twice": E @ M @ M.T @ E.T,
+                                                        "diagonal_masked": expected.masked_fill(diagonal, -torch.inf),
+                                                        "plus_identity": expected + E @ E.T,
+                                                        "diagonal_of_M": E @ torch.diag(torch.diagonal(M)) @ E.T,
+                                                        "log_softmaxed": torch.log_softmax(expected, dim=1),
+                                                        "softmax_over_columns": torch.softmax(expected, dim=0)})
     return 1

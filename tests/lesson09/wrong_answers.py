@@ -185,22 +185,93 @@ def bilinear_scaled(E, M):
     return E @ M @ E.T / E.shape[1] ** 0.5
 
 
+def recall_by_size(scores, suspects, k):
+    flagged = torch.topk(scores.abs(), k).indices
+    return torch.isin(torch.as_tensor(suspects), flagged).double().mean().item()
+
+
+def recall_slice_one_off(scores, suspects, k):
+    flagged = torch.argsort(scores)[-k - 1:-1]  # drops the top score
+    return torch.isin(torch.as_tensor(suspects), flagged).double().mean().item()
+
+
+def recall_kthvalue_threshold(scores, suspects, k):
+    threshold = torch.kthvalue(scores, k).values  # the k-th smallest, not the k-th largest
+    flagged = torch.nonzero(scores >= threshold).flatten()
+    return torch.isin(torch.as_tensor(suspects), flagged).double().mean().item()
+
+
+def recall_strict_threshold(scores, suspects, k):  # "> the k-th highest": k − 1 ids
+    threshold = torch.sort(scores, descending=True).values[k - 1]
+    flagged = torch.nonzero(scores > threshold).flatten()
+    return torch.isin(torch.as_tensor(suspects), flagged).double().mean().item()
+
+
+def recall_as_percent(scores, suspects, k):
+    flagged = torch.topk(scores, k).indices
+    return 100 * torch.isin(torch.as_tensor(suspects), flagged).double().mean().item()
+
+
+def centred_first_known_row(matrix, known_unused):
+    centred = matrix - matrix.mean(dim=0)
+    return F.cosine_similarity(centred, centred[known_unused[0]][None, :], dim=1)
+
+
+def centred_on_the_median(matrix, known_unused):
+    centred = matrix - matrix.median(dim=0).values
+    return F.cosine_similarity(centred, centred[known_unused].mean(dim=0)[None, :], dim=1)
+
+
+def centred_with_one_number(matrix, known_unused):
+    centred = matrix - matrix.mean()
+    return F.cosine_similarity(centred, centred[known_unused].mean(dim=0)[None, :], dim=1)
+
+
+def bilinear_m_on_both_sides(E, M):
+    return (E @ M) @ (E @ M).T
+
+
+def bilinear_diagonal_masked(E, M):  # "a word cannot follow itself"
+    S = E @ M @ E.T
+    return S.masked_fill(torch.eye(len(S), dtype=torch.bool), float("-inf"))
+
+
+def bilinear_plus_identity(E, M):
+    return E @ (M + torch.eye(len(M), dtype=M.dtype)) @ E.T
+
+
+def bilinear_log_softmaxed(E, M):
+    return torch.log_softmax(E @ M @ E.T, dim=1)
+
+
+def bilinear_softmax_over_columns(E, M):
+    return torch.softmax(E @ M @ E.T, dim=0)
+
+
 WRONG = {
     "recall_at_k": {"lowest_k": recall_lowest, "per_flagged": recall_per_flagged, "count": recall_count,
                     "one_too_many": recall_top_k_plus_one, "suspects_only": recall_among_suspects,
                     "integer_division": recall_integer_division, "capped_denominator": recall_capped_denominator,
-                    "over_all_ids": recall_over_all_ids},
+                    "over_all_ids": recall_over_all_ids, "by_size": recall_by_size,
+                    "top_score_dropped": recall_slice_one_off, "kth_smallest_threshold": recall_kthvalue_threshold,
+                    "one_too_few": recall_strict_threshold, "first_k_ids": recall_first_k_ids,
+                    "percent": recall_as_percent},
     "centred_unused_scores": {"not_centred": centred_not, "reference_not_centred": centred_rows_only,
                               "rows_not_centred": centred_reference_only, "dot_product": centred_dot,
                               "own_row_mean": centred_own_row_mean,
                               "reference_not_normalised": centred_reference_not_normalised,
                               "cosine_over_rows": centred_cosine_over_rows,
                               "centred_on_other_rows": centred_on_the_other_rows,
-                              "normalised_before_centring": centred_unit_rows},
+                              "normalised_before_centring": centred_unit_rows,
+                              "first_known_row": centred_first_known_row, "median_centred": centred_on_the_median,
+                              "scalar_mean": centred_with_one_number, "mean_of_cosines": centred_mean_of_cosines},
     "bilinear_scores": {"transposed": bilinear_transposed, "no_matrix": bilinear_without_m,
                         "symmetrised": bilinear_symmetrised, "transposes_outside": bilinear_transposes_outside,
                         "diagonal_only": bilinear_diagonal, "softmaxed": bilinear_softmaxed,
-                        "scaled_by_sqrt_d": bilinear_scaled},
+                        "scaled_by_sqrt_d": bilinear_scaled, "M_twice": bilinear_m_on_both_sides,
+                        "diagonal_masked": bilinear_diagonal_masked, "plus_identity": bilinear_plus_identity,
+                        "diagonal_of_M": bilinear_elementwise, "log_softmaxed": bilinear_log_softmaxed,
+                        "softmax_over_columns": bilinear_softmax_over_columns},
 }
 
 SHORTCUTS = {
@@ -210,9 +281,8 @@ SHORTCUTS = {
 }
 
 CAUGHT = {
-    "recall_at_k": [recall_first_k_ids, recall_above_mean, recall_values_for_ids],
-    "centred_unused_scores": [centred_by_known_mean, centred_mean_of_cosines],
-    "bilinear_scores": [bilinear_elementwise],
+    "recall_at_k": [recall_above_mean, recall_values_for_ids],
+    "centred_unused_scores": [centred_by_known_mean],
 }
 
 ALSO = {  # more answers that make a named mistake: exercise -> {mistake: answer}
