@@ -14,7 +14,7 @@ from lmtie_edu.kit.exercises import (
 )
 from lmtie_edu.shared.language import N_, tr
 
-from . import solutions
+from . import mistake_texts, solutions
 from .mistakes import (
     always_lists,
     by_positions,
@@ -83,6 +83,7 @@ __all__ = ["head_gradient", "hint", "lookup_gradient", "starved_input_rows"]  # 
                                   "as it is."),
               "logits_for_probabilities": N_("you used the logits z = W_out h where the probabilities belong: the "
                                           "gradient with respect to the logits is p - y, with p = softmax(z)."),
+              **mistake_texts.HEAD,
           })
 def head_gradient(answer, solution):
     generator = torch.Generator().manual_seed(5)
@@ -152,6 +153,7 @@ def head_gradient(answer, solution):
                                   "(reorder both by the same order, or do not sort at all)."),
               "whole_sum_per_row": N_("you gave every row looked up the sum of all the upstream rows. A row gets "
                                    "only the upstream rows of the positions where its own id was looked up."),
+              **mistake_texts.LOOKUP,
               "transposed": N_("your gradient has the shape (d, vocab_size) of the matrix's transpose. A gradient "
                             "has the shape of the matrix it belongs to: one row per token, (vocab_size, d)."),
           })
@@ -226,6 +228,7 @@ def lookup_gradient(answer, solution):
                                  "inputs. A set of tensors gives that, for one (set(inputs.flatten()) holds 0-d "
                                  "tensors, hashed by identity, so no Python int is ever found in it): compare "
                                  "Python ints, from .tolist()."),
+              **mistake_texts.STARVED,
           })
 def starved_input_rows(answer, solution):
     cases = [(torch.tensor([[0, 0], [0, 2], [2, 3]]), torch.tensor([2, 3, 1]), 5),

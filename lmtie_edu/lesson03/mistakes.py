@@ -59,10 +59,11 @@ def checks_each_window(answer) -> bool:
 
 
 def skips_positions(answer) -> bool:
-    """Does the answer give, on a case where skipping a whole window gives something else ([4, 5]), what reading
-    only some positions of every window gives?"""
-    inputs, targets = torch.tensor([[1, 2, 6], [0, 3, 7], [4, 5, 8]]), torch.tensor([4, 5, 3])
-    return answer(inputs, targets, 9) in by_some_positions(inputs, targets)
+    """Does the answer give, on cases where skipping a whole window ([4, 5]) or keeping the targets read at most
+    once ([0, 1, 2]) gives something else, what reading only some positions of every window gives?"""
+    probes = [(torch.tensor([[1, 2, 6], [0, 3, 7], [4, 5, 8]]), torch.tensor([4, 5, 3]), 9),
+              (torch.tensor([[3, 3, 4], [3, 3, 3], [0, 2, 1]]), torch.tensor([1, 2, 0]), 5)]
+    return all(answer(inputs, targets, size) in by_some_positions(inputs, targets) for inputs, targets, size in probes)
 
 
 def checks_first_window(answer) -> bool:
@@ -75,7 +76,10 @@ def head_models(h, W_out, target) -> dict:
     y = torch.nn.functional.one_hot(torch.tensor(target), W_out.shape[0]).to(p.dtype)
     return {"factor_two": 2 * torch.outer(p - y, h), "log_probabilities": torch.outer(p.log() - y, h),
             "gradient_of_logits": p - y, "divided_by_vocab": torch.outer(p - y, h) / W_out.shape[0],
-            "logits_for_probabilities": torch.outer(W_out @ h - y, h)}
+            "logits_for_probabilities": torch.outer(W_out @ h - y, h),
+            "own_row_for_h": (p - y).unsqueeze(1) * W_out, "absolute_difference": torch.outer((p - y).abs(), h),
+            "h_normalised": torch.outer(p - y, h / h.norm()),
+            "target_shifted": torch.outer(p - y.roll(1), h)}
 
 
 def lookup_models(ids, upstream, vocab_size) -> dict:
@@ -84,8 +88,11 @@ def lookup_models(ids, upstream, vocab_size) -> dict:
     first_column[:, 0] = expected[:, 0]
     whole_sum = torch.zeros_like(expected)
     whole_sum[ids.unique()] = upstream.sum(dim=0)
+    counts = torch.bincount(ids, minlength=vocab_size).to(upstream.dtype).unsqueeze(1)
     return {"first_column_only": first_column, "whole_sum_per_row": whole_sum, "transposed": expected.T,
-            "ids_sorted_alone": torch.zeros_like(expected).index_add(0, ids.sort().values, upstream)}
+            "ids_sorted_alone": torch.zeros_like(expected).index_add(0, ids.sort().values, upstream),
+            "divided_by_vocab": expected / vocab_size, "times_count": expected * counts,
+            "rows_up_to_largest_id": expected[:int(ids.max()) + 1], "unique_rows_only": expected[ids.unique()]}
 
 
 def _close(got, value) -> bool:
@@ -110,11 +117,15 @@ def on_every_case(error: Mismatch, models: Callable, cases: list, answer) -> Non
 
 
 def starved_models(inputs, targets, vocab_size) -> dict:
-    predicted = set(targets.tolist())
+    predicted, read = set(targets.tolist()), set(inputs.flatten().tolist())
+    times_read = torch.bincount(inputs.flatten(), minlength=vocab_size)
     return {"last_window_skipped": sorted(predicted - set(inputs[:-1].flatten().tolist())),
             "first_window_skipped": sorted(predicted - set(inputs[1:].flatten().tolist())),
             "nothing_removed": sorted(predicted),
-            "intersection": sorted(predicted & set(inputs.flatten().tolist()))}
+            "intersection": sorted(predicted & set(inputs.flatten().tolist())),
+            "neither_read_nor_predicted": sorted(set(range(vocab_size)) - read - predicted),
+            "symmetric_difference": sorted(predicted ^ read), "last_window_only": sorted(predicted - set(inputs[-1].tolist())),
+            "read_at_most_once": sorted(t for t in predicted if times_read[t] <= 1)}
 
 
 def always_lists(answer, cases: list, key: str) -> bool:

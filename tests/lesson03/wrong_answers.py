@@ -68,6 +68,16 @@ def head_gradient_of_the_logits(h, W_out, target):
     return _p_minus_y(h, W_out, target)
 
 
+def head_gradient_with_unit_h(h, W_out, target):
+    return torch.outer(_p_minus_y(h, W_out, target), h / h.norm())
+
+
+def head_gradient_target_plus_one(h, W_out, target):
+    p = F.softmax(W_out @ h, dim=0)
+    y = F.one_hot(torch.tensor((target + 1) % W_out.shape[0]), W_out.shape[0]).to(p.dtype)
+    return torch.outer(p - y, h)
+
+
 def head_gradient_by_backward(h, W_out, target):
     W = W_out.clone().requires_grad_(True)
     F.cross_entropy((W @ h).unsqueeze(0), torch.tensor([target])).backward()
@@ -143,6 +153,20 @@ def lookup_gradient_of_the_whole_sum(ids, upstream, vocab_size):
     grad = torch.zeros(vocab_size, upstream.shape[1], dtype=upstream.dtype)
     grad[ids.unique()] = upstream.sum(dim=0)
     return grad
+
+
+def lookup_gradient_over_the_vocabulary(ids, upstream, vocab_size):
+    return torch.zeros(vocab_size, upstream.shape[1]).index_add(0, ids, upstream) / vocab_size
+
+
+def lookup_gradient_times_the_count(ids, upstream, vocab_size):
+    counts = torch.bincount(ids, minlength=vocab_size).float().unsqueeze(1)
+    return torch.zeros(vocab_size, upstream.shape[1]).index_add(0, ids, upstream) * counts
+
+
+def lookup_gradient_of_the_distinct_ids(ids, upstream, vocab_size):
+    distinct = ids.unique()
+    return torch.zeros(len(distinct), upstream.shape[1]).index_add(0, torch.searchsorted(distinct, ids), upstream)
 
 
 def lookup_gradient_by_backward(ids, upstream, vocab_size):
@@ -265,6 +289,23 @@ def starved_by_a_set_of_tensors(inputs, targets, vocab_size):
     return sorted({int(t) for t in targets} - read)
 
 
+def starved_absent_tokens(inputs, targets, vocab_size):
+    return sorted(set(range(vocab_size)) - set(inputs.flatten().tolist()) - set(targets.tolist()))
+
+
+def starved_by_symmetric_difference(inputs, targets, vocab_size):
+    return sorted(set(targets.tolist()) ^ set(inputs.flatten().tolist()))
+
+
+def starved_against_the_last_window(inputs, targets, vocab_size):
+    return sorted(set(targets.tolist()) - set(inputs[-1].tolist()))
+
+
+def starved_read_at_most_once(inputs, targets, vocab_size):
+    read = torch.bincount(inputs.flatten(), minlength=vocab_size)
+    return sorted(t for t in set(targets.tolist()) if read[t] <= 1)
+
+
 def starved_by_counts(inputs, targets, vocab_size):  # predicted more often than read
     predicted = torch.bincount(targets.flatten(), minlength=vocab_size)
     read = torch.bincount(inputs.flatten(), minlength=vocab_size)
@@ -280,21 +321,31 @@ WRONG = {
                       "target_row_for_h": head_gradient_with_target_row, "factor_two": head_gradient_times_two,
                       "log_probabilities": head_gradient_log_softmax, "gradient_of_logits": head_gradient_of_the_logits,
                       "divided_by_vocab": head_gradient_averaged_over_tokens,
-                      "logits_for_probabilities": head_gradient_logits_for_probabilities},
+                      "logits_for_probabilities": head_gradient_logits_for_probabilities,
+                      "own_row_for_h": head_gradient_times_rows_of_W, "absolute_difference": head_gradient_absolute,
+                      "h_normalised": head_gradient_with_unit_h, "target_shifted": head_gradient_target_plus_one},
     "lookup_gradient": {"overwrite": lookup_gradient_by_assignment, "mean_of_repeats": lookup_gradient_averaging_repeats,
                         "divided_by_positions": lookup_gradient_divided_by_positions,
                         "mean_upstream": lookup_gradient_of_mean_upstream, "sign_flipped": lookup_gradient_negated,
                         "rows_by_position": lookup_gradient_by_position, "shifted_by_one": lookup_gradient_shifted,
                         "first_column_only": lookup_gradient_by_unexpanded_scatter,
                         "ids_sorted_alone": lookup_gradient_sorting_the_ids_alone,
-                        "whole_sum_per_row": lookup_gradient_of_the_whole_sum, "transposed": lookup_gradient_transposed},
+                        "whole_sum_per_row": lookup_gradient_of_the_whole_sum, "transposed": lookup_gradient_transposed,
+                        "divided_by_vocab": lookup_gradient_over_the_vocabulary,
+                        "times_count": lookup_gradient_times_the_count,
+                        "rows_up_to_largest_id": lookup_gradient_without_vocab_size,
+                        "unique_rows_only": lookup_gradient_of_the_distinct_ids},
     "starved_input_rows": {"never_seen_included": starved_including_unseen,
                            "missed_context_positions": starved_by_first_position, "swapped": starved_swapped,
                            "per_window": starved_per_window, "first_window_only": starved_against_the_first_window,
                            "intersection": starved_by_intersection, "never_predicted": starved_never_predicted,
                            "compared_counts": starved_by_counts, "last_window_skipped": starved_without_the_last_window,
                            "first_window_skipped": starved_without_the_first_window,
-                           "nothing_removed": starved_by_a_set_of_tensors},
+                           "nothing_removed": starved_by_a_set_of_tensors,
+                           "neither_read_nor_predicted": starved_absent_tokens,
+                           "symmetric_difference": starved_by_symmetric_difference,
+                           "last_window_only": starved_against_the_last_window,
+                           "read_at_most_once": starved_read_at_most_once},
 }
 
 # further answers that must be diagnosed as a named mistake (not one per key, so not in WRONG)
@@ -312,7 +363,5 @@ SHORTCUTS = {
 }
 
 CAUGHT = {
-    "head_gradient": [head_gradient_times_rows_of_W, head_gradient_absolute],
-    "lookup_gradient": [lookup_gradient_without_vocab_size],
     "starved_input_rows": [starved_unsorted, starved_with_duplicates],
 }
