@@ -6,10 +6,18 @@ import math
 from lmtie_edu.kit.exercises import Mismatch, exercise, expect_type, hint
 from lmtie_edu.shared.language import N_, tr
 
-from . import solutions
+from . import mistake_texts, solutions
 from .counts import gpt_parameter_breakdown
 from .exercise_cases import CONFIGS, GPT_SHAPES, VOCAB_CASES, close, config_where, shares_where, vocab_where
-from .mistakes import always_shares, config_mistake, padded, shares_models
+from .mistakes import (
+    always_around,
+    always_shares,
+    config_mistake,
+    padded,
+    shares_models,
+    untied_share,
+    vocab_models,
+)
 
 
 def cases_of_shares() -> list:
@@ -72,6 +80,7 @@ def _matches(got, value) -> bool:
                                   "its tied total is total − V·d."),
               "tied_minus_saving": N_("for a build that ties, your second share divides by total − V·d. Untying adds "
                                    "a head matrix: the untied total is total + V·d."),
+              **mistake_texts.SHARES,
               "untied_plus_matrix": N_("for a build that does not tie, your second share divides by total + V·d. "
                                     "That build's total already holds the head: it is the untied total itself, "
                                     "and only a build that ties needs V·d added."),
@@ -168,6 +177,7 @@ def saved_shares(answer, solution):
               "one_kv_head": N_("you gave K and V a single head each (multi-query attention). These configs give "
                              "num_key_value_heads heads to K and V: d_kv = d / num_attention_heads × "
                              "num_key_value_heads."),
+              **mistake_texts.CONFIG,
               "position_table": N_("you counted a learned position table of max_position_embeddings × d, as GPT-2 "
                                 "has. Llama-style models use rotary position embeddings (RoPE; rope_theta in the "
                                 "config): they have no parameters."),
@@ -190,6 +200,8 @@ def saving_from_config(answer, solution):
             mistake = "ignores_tie"
         elif ties and got[0] == expected[0]:
             mistake = config_mistake(answer, got, config, solution)   # each a total computed from the config
+        elif not ties and untied_share(got, config, solution):
+            mistake = "untied_share_not_zero"
         raise Mismatch(tr("{what}: wrong (parameters saved, share of the published total)", what=what), expected, got,
                        mistake=mistake, where=config_where(got, expected, V, d))
     return len(CONFIGS)
@@ -231,6 +243,7 @@ def _around(bound: float) -> list[int]:
                                    "V·d·(1 − share) ≥ share·N."),
               "padded": N_("you rounded V up to a multiple of a power of two (vocabularies are often padded so, "
                         "64 for instance). The exercise asks for the smallest V that reaches the share, unpadded."),
+              **mistake_texts.VOCAB,
           })
 def vocab_for_share(answer, solution):
     for share, d, non_vocab in VOCAB_CASES:
@@ -250,8 +263,11 @@ def vocab_for_share(answer, solution):
                                            round(non_vocab_bound)],
                  "parameters_not_tokens": [math.ceil(share * non_vocab / (1 - share)), expected * d],
                  "d_dropped_in_total": _around(share * non_vocab / (d - share)),
-                 "inverted_fraction": _around((1 - share) * non_vocab / (share * d))}
+                 "inverted_fraction": _around((1 - share) * non_vocab / (share * d)),
+                 **{key: _around(bound) for key, bound in vocab_models(share, d, non_vocab).items()}}
         mistake = next((key for key, values in wrong.items() if got in values), None)
+        if mistake in mistake_texts.VOCAB and not always_around(answer, mistake):
+            mistake = None
         if mistake is None and padded(answer, solution):
             mistake = "padded"
         raise Mismatch(tr("{what}: the smallest V reaching the share", what=what), expected, got, mistake=mistake,

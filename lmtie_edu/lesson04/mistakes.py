@@ -16,7 +16,10 @@ def shares_models(V, d, total, ties) -> dict:
     expected = saving / tied, saving / (tied + saving)
     return {"ratio_to_rest": (saving / (tied - saving), saving / tied),
             "untied_minus_two": expected if ties else (saving / (total - 2 * saving), expected[1]),
-            "tied_minus_saving": (expected[0], saving / (total - saving)) if ties else expected}
+            "tied_minus_saving": (expected[0], saving / (total - saving)) if ties else expected,
+            "total_for_both": (saving / total, saving / total),
+            "untied_for_both": (expected[1], expected[1]),
+            "untied_plus_two": (expected[0], saving / (tied + 2 * saving))}
 
 
 def always_shares(answer, cases: list, key: str) -> bool:
@@ -57,7 +60,19 @@ def config_totals(config, solution) -> dict:
             "mlp_width_4d": [_llama_total(config, d_ff=4 * d)],
             "two_mlp_matrices": [_llama_total(config, mlp_matrices=2)],
             "no_layer_norms": [_llama_total(config, layer_norms=0)],
-            "one_kv_head": [_llama_total(config, d_kv=d // heads)]}
+            "one_kv_head": [_llama_total(config, d_kv=d // heads)],
+            "one_norm_per_layer": [_llama_total(config, layer_norms=1)],
+            "no_norms": [_llama_total(config, layer_norms=0) - d],
+            "one_layer_short": [total - (total - V * d - d) / layers],
+            "percent": [total / 100]}
+
+
+def untied_share(got, config, solution) -> bool:
+    """Does a model that does not tie get 0 saved but a nonzero share, V·d over its total (or the tied one)?"""
+    V, d = config["vocab_size"], config["hidden_size"]
+    as_tied = solution({**config, "tie_word_embeddings": True})
+    tied_total = as_tied[0] / as_tied[1]
+    return got[0] == 0 and any(close(got[1], V * d / n) for n in (tied_total, tied_total + V * d))
 
 
 def _gives(got, config, key, solution) -> bool:
@@ -80,6 +95,12 @@ def config_mistake(answer, got, config, solution) -> str | None:
     return None
 
 
+def vocab_models(share, d, non_vocab) -> dict:
+    """The bound each slip in solving V·d ≥ share·(N + V·d) gives (rounded up, down or to the nearest)."""
+    return {"sign_slip": share * non_vocab / (d * (1 + share)), "share_dropped": non_vocab / (d * (1 - share)),
+            "d_in_numerator": share * non_vocab * d / (1 - share), "precedence_slip": share * non_vocab / d * (1 - share)}
+
+
 def padded(answer, solution) -> int | None:
     """The multiple (8 … 256) the answer rounds the right V up to, on every case; None if it does not."""
     for multiple in (8, 16, 32, 64, 128, 256):
@@ -89,3 +110,16 @@ def padded(answer, solution) -> int | None:
         except LearnerCrash:
             return None
     return None
+
+
+def always_around(answer, key: str) -> bool:
+    """Does the answer give the bound of the slip ``key`` (vocab_models), rounded some way, on every case?"""
+    try:
+        return all(answer(*case) in around(vocab_models(*case)[key]) for case in VOCAB_CASES)
+    except LearnerCrash:
+        return False
+
+
+def around(bound: float) -> list[int]:
+    """The whole numbers an answer that solved for ``bound`` may return: rounded up, down, to the nearest."""
+    return [math.ceil(bound), math.floor(bound), round(bound)]

@@ -62,6 +62,23 @@ def shares_untied_as_tied_minus_the_matrix(vocab_size, d_model, total, ties):
     return saving / tied_total, saving / (total - saving if ties else total)   # a sign slip
 
 
+def shares_both_of_the_total(vocab_size, d_model, total, ties):
+    saving = vocab_size * d_model
+    return saving / total, saving / total
+
+
+def shares_both_of_the_untied_total(vocab_size, d_model, total, ties):
+    saving = vocab_size * d_model
+    untied_total = total + saving if ties else total
+    return saving / untied_total, saving / untied_total
+
+
+def shares_untied_plus_two_matrices(vocab_size, d_model, total, ties):
+    saving = vocab_size * d_model
+    tied_total = total if ties else total - saving
+    return saving / tied_total, saving / (tied_total + 2 * saving)
+
+
 def shares_rounded(vocab_size, d_model, total, ties):
     return tuple(round(s, 2) for s in solutions.saved_shares(vocab_size, d_model, total, ties))
 
@@ -166,6 +183,33 @@ def saving_with_an_mlp_of_4d(config):
     return _tied_saving({**config, "intermediate_size": 4 * config["hidden_size"]})
 
 
+def saving_with_one_norm_per_layer(config):
+    if not config.get("tie_word_embeddings", False):
+        return 0, 0.0
+    V, d, d_ff, layers = (config[k] for k in ("vocab_size", "hidden_size", "intermediate_size", "num_hidden_layers"))
+    d_kv = d // config["num_attention_heads"] * config["num_key_value_heads"]
+    return V * d, V * d / (V * d + layers * (2 * d * d + 2 * d * d_kv + 3 * d * d_ff + d) + d)
+
+
+def saving_without_any_norm(config):
+    return _tied_saving(config, layer_norms=False, final_norm=False)
+
+
+def saving_one_layer_short(config):
+    return _tied_saving({**config, "num_hidden_layers": config["num_hidden_layers"] - 1})
+
+
+def saving_in_percent(config):
+    saved, share = solutions.saving_from_config(config)
+    return saved, 100 * share
+
+
+def saving_with_a_share_when_untied(config):
+    V, d = config["vocab_size"], config["hidden_size"]
+    saved = V * d if config.get("tie_word_embeddings", False) else 0
+    return saved, V * d / _llama_total(config)
+
+
 def saving_indexing_the_flag(config):
     if not config["tie_word_embeddings"]:
         return 0, 0.0
@@ -260,6 +304,14 @@ def vocab_padded_to_64(share, d_model, non_vocab):
     return 64 * math.ceil(solutions.vocab_for_share(share, d_model, non_vocab) / 64)
 
 
+def vocab_without_the_share_on_top(share, d_model, non_vocab):
+    return math.ceil(non_vocab / (d_model * (1 - share)))
+
+
+def vocab_times_the_width(share, d_model, non_vocab):
+    return math.ceil(share * non_vocab * d_model / (1 - share))
+
+
 def vocab_as_float(share, d_model, non_vocab):
     return float(solutions.vocab_for_share(share, d_model, non_vocab))
 
@@ -276,7 +328,9 @@ WRONG = {
                      "complement": shares_kept, "untied_saves_nothing": shares_of_nothing_when_untied,
                      "untied_plus_matrix": shares_untied_plus_the_matrix, "ratio_to_rest": shares_of_non_vocab,
                      "untied_minus_two": shares_untied_minus_two_matrices,
-                     "tied_minus_saving": shares_untied_as_tied_minus_the_matrix},
+                     "tied_minus_saving": shares_untied_as_tied_minus_the_matrix,
+                     "total_for_both": shares_both_of_the_total, "untied_for_both": shares_both_of_the_untied_total,
+                     "untied_plus_two": shares_untied_plus_two_matrices},
     "saving_from_config": {"absent_flag_as_tied": saving_reading_a_missing_flag_as_tied,
                            "ignores_tie": saving_ignoring_the_flag, "untied_denominator": saving_of_untied_total,
                            "non_vocab_denominator": saving_of_non_vocab_total, "full_kv": saving_with_full_kv,
@@ -287,17 +341,21 @@ WRONG = {
                            "all_projections_kv_width": saving_with_kv_width_everywhere,
                            "kv_ratio_inverted": saving_with_the_kv_ratio_inverted,
                            "mlp_width_4d": saving_with_an_mlp_of_4d, "two_mlp_matrices": saving_with_two_mlp_matrices,
-                           "no_layer_norms": saving_without_layer_norms, "one_kv_head": saving_with_one_kv_head},
+                           "no_layer_norms": saving_without_layer_norms, "one_kv_head": saving_with_one_kv_head,
+                           "one_norm_per_layer": saving_with_one_norm_per_layer, "no_norms": saving_without_any_norm,
+                           "one_layer_short": saving_one_layer_short, "percent": saving_in_percent,
+                           "untied_share_not_zero": saving_with_a_share_when_untied},
     "vocab_for_share": {"rounds_down": vocab_rounded_down, "one_too_many": vocab_plus_one,
                         "untied_total": vocab_for_untied_share, "non_vocab_denominator": vocab_for_non_vocab_share,
                         "parameters_not_tokens": vocab_in_parameters, "d_dropped_in_total": vocab_without_d_in_total,
                         "inverted_fraction": vocab_of_inverted_fraction, "float_bound": vocab_ceil_of_the_float_bound,
-                        "padded": vocab_padded_to_64},
+                        "padded": vocab_padded_to_64, "sign_slip": vocab_with_sign_slip,
+                        "share_dropped": vocab_without_the_share_on_top, "d_in_numerator": vocab_times_the_width,
+                        "precedence_slip": vocab_with_precedence_slip},
 }
 
 CAUGHT = {
     "saved_shares": [shares_by_floor_division, shares_untied_by_wrong_link],
-    "vocab_for_share": [vocab_with_sign_slip, vocab_with_precedence_slip],
 }
 
 SHORTCUTS = {
