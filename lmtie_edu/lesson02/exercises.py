@@ -65,9 +65,9 @@ def _cosine_error(error: BaseException) -> str | None:
               "softmax_rows": N_("you took a softmax of each row: that makes every row a probability distribution "
                               "(positive numbers adding up to 1), which changes the rows' directions. Keep each "
                               "row's direction and give it length 1: divide it by its own Euclidean norm."),
-              "standardised_rows": N_("you standardised each row (subtracted its mean, divided by its standard "
-                                   "deviation), as a LayerNorm does. Subtracting the mean changes the row's "
-                                   "direction. Divide each row by its Euclidean norm only."),
+              "standardised_rows": N_("you centred each row (subtracted its mean) before scaling it, as a "
+                                   "LayerNorm does (which then divides by the standard deviation). Subtracting the "
+                                   "mean changes the row's direction. Divide each row by its Euclidean norm only."),
               "times_norm": N_("you multiplied each row by its length instead of dividing by it: the long rows get "
                             "longer still. Divide each row by its own norm."),
               **mistake_texts.COSINE,
