@@ -237,7 +237,8 @@ def starved_input_rows(answer, solution):
              (torch.tensor([[1, 2]]), torch.tensor([2]), 3),
              (torch.tensor([[0, 0], [0, 5], [5, 2], [0, 0]]), torch.tensor([5, 2, 8, 1]), 10),  # set order ≠ sorted
              (torch.tensor([[0, 0, 3], [0, 3, 4], [3, 4, 1]]), torch.tensor([4, 1, 5]), 7),     # 1 read only last
-             (torch.tensor([[2, 2], [0, 1], [1, 0]]), torch.tensor([2, 2, 2]), 4)]  # 2 read less often than predicted
+             (torch.tensor([[2, 2], [0, 1], [1, 0]]), torch.tensor([2, 2, 2]), 4),  # 2 read less often than predicted
+             (torch.tensor([[0, 4, 1], [1, 0, 2]]), torch.tensor([3, 4]), 5)]  # the first target starved, 4 read mid-window
     for inputs, targets, vocab_size in cases:
         what = f"starved_input_rows(inputs={inputs.tolist()}, targets={targets.tolist()}, vocab_size={vocab_size})"
         expected = solution(inputs, targets, vocab_size)     # before the answer runs, which gets copies

@@ -43,4 +43,6 @@ STARVED = {
     "read_at_most_once": N_("you also listed the targets that are read once. One read is enough: a token read "
                          "even once is looked up, and its input row gets a gradient. Starved are the targets "
                          "never read."),
+    "first_target_dropped": N_("you left the first target out (targets[1:], an off-by-one). Every target is a "
+                            "token the model learns to predict: check all of them against the inputs."),
 }

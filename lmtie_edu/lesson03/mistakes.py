@@ -125,7 +125,8 @@ def starved_models(inputs, targets, vocab_size) -> dict:
             "intersection": sorted(predicted & set(inputs.flatten().tolist())),
             "neither_read_nor_predicted": sorted(set(range(vocab_size)) - read - predicted),
             "symmetric_difference": sorted(predicted ^ read), "last_window_only": sorted(predicted - set(inputs[-1].tolist())),
-            "read_at_most_once": sorted(t for t in predicted if times_read[t] <= 1)}
+            "read_at_most_once": sorted(t for t in predicted if times_read[t] <= 1),
+            "first_target_dropped": sorted(set(targets[1:].tolist()) - read)}
 
 
 def always_lists(answer, cases: list, key: str) -> bool:

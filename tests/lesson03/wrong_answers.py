@@ -306,6 +306,10 @@ def starved_read_at_most_once(inputs, targets, vocab_size):
     return sorted(t for t in set(targets.tolist()) if read[t] <= 1)
 
 
+def starved_without_the_first_target(inputs, targets, vocab_size):
+    return sorted(set(targets[1:].tolist()) - set(inputs.flatten().tolist()))
+
+
 def starved_by_counts(inputs, targets, vocab_size):  # predicted more often than read
     predicted = torch.bincount(targets.flatten(), minlength=vocab_size)
     read = torch.bincount(inputs.flatten(), minlength=vocab_size)
@@ -345,7 +349,8 @@ WRONG = {
                            "neither_read_nor_predicted": starved_absent_tokens,
                            "symmetric_difference": starved_by_symmetric_difference,
                            "last_window_only": starved_against_the_last_window,
-                           "read_at_most_once": starved_read_at_most_once},
+                           "read_at_most_once": starved_read_at_most_once,
+                           "first_target_dropped": starved_without_the_first_target},
 }
 
 # further answers that must be diagnosed as a named mistake (not one per key, so not in WRONG)
