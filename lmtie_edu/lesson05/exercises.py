@@ -274,6 +274,8 @@ def tied_gradient(answer, solution):
         "training_error": N_("you computed the error on the training rows (the squared singular values left out, "
                           "over the training matrix's size): the exercise asks for the error of the test rows "
                           "projected onto the training subspace."),
+        "absolute_error": N_("you averaged the absolute errors |x̂ − x| (or took the square root of each squared "
+                          "error): the exercise asks for the mean of the squared errors, (x̂ − x)²."),
     })
 def pca_reconstruction_mse(answer, solution):
     generator = torch.Generator().manual_seed(5)

@@ -132,4 +132,5 @@ PCA_MISTAKES = {
     "columns_of_vh": lambda train, test, k: _squared_errors(train, test, k,
                                                             basis_of=lambda vh: vh[:, :k].T).mean().item(),
     "training_error": _training_error,
+    "absolute_error": lambda train, test, k: _squared_errors(train, test, k).sqrt().mean().item(),
 }

@@ -362,6 +362,12 @@ def pca_summed(train, test, k):
     return ((test - mean) @ vh[:k].T @ vh[:k] + mean - test).square().sum().item()
 
 
+def pca_absolute_error(train, test, k):
+    mean = train.mean(dim=0)
+    _, _, vh = torch.linalg.svd(train - mean, full_matrices=False)
+    return ((test - mean) @ vh[:k].T @ vh[:k] + mean - test).abs().mean().item()
+
+
 WRONG = {
     "tie_status": {"copy_called_tied": status_by_values, "detached_called_tied": status_by_memory,
                    "new_parameter_called_tied": status_by_requires_grad,
@@ -391,7 +397,7 @@ WRONG = {
                                "mean_not_added_back": pca_mean_not_added_back,
                                "unbiased_denominator": pca_unbiased_denominator, "summed": pca_summed,
                                "one_direction_too_many": pca_one_direction_too_many, "columns_of_vh": pca_columns_of_vh,
-                               "training_error": pca_training_error_formula},
+                               "training_error": pca_training_error_formula, "absolute_error": pca_absolute_error},
 }
 
 SHORTCUTS = {
