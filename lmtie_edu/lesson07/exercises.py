@@ -166,7 +166,10 @@ def not_in_optimiser(answer, solution):
                     "in sets."),
                     "same_shape_once": N_("you counted each shape once: two tensors of one shape can be different "
                     "memory (an untied head has the embedding's shape), and a shape says nothing about shared "
-                    "memory. Count the positions each tensor reads, per storage.")},
+                    "memory. Count the positions each tensor reads, per storage."),
+                    "counted_bytes": N_("your count is 4 times the number of elements: you counted bytes (nbytes(), "
+                    "or numel() * element_size(), 4 bytes for each float32). The exercise counts numbers, "
+                    "elements of memory.")},
           computed_by=("lmtie_edu.lesson07.checkpoints.count_unique_elements",))
 def count_checkpoint_parameters(answer, solution):
     _refuse_helper(answer, "count_unique_elements", "checkpoints")

@@ -7,6 +7,8 @@ import torch
 
 from lmtie_edu.kit.feedback import LearnerCrash
 
+from .checkpoints import count_unique_elements
+
 
 def missing(model, optimiser, same, groups=None) -> list[str]:
     """Names of the model's Parameters for which no Parameter of the optimiser (of its first ``groups``
@@ -97,6 +99,7 @@ CONSISTENT_COUNTS = {
     "skipped_head_key": lambda state_dict: sum(t.numel() for key, t in state_dict.items() if key != "head.weight"),
     "same_view_once": once_per(lambda t: (t.untyped_storage().data_ptr(), t.storage_offset(), tuple(t.shape))),
     "same_shape_once": once_per(lambda t: tuple(t.shape)),
+    "counted_bytes": lambda state_dict: count_unique_elements(state_dict) * 4,  # every case is float32
     "counted_distinct_values": lambda state_dict: int(torch.cat([t.detach().flatten().double()
                                                                  for t in state_dict.values()]).unique().numel()),
 }

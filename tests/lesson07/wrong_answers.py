@@ -332,6 +332,14 @@ def count_once_per_shape(state_dict):
     return sum(seen.values())
 
 
+def count_bytes(state_dict):  # the memory in bytes, each storage position once
+    read = {}
+    for t in state_dict.values():
+        start = t.storage_offset() * t.element_size()
+        read.setdefault(t.untyped_storage().data_ptr(), set()).update(range(start, start + t.nbytes))
+    return sum(len(positions) for positions in read.values())
+
+
 WRONG = {
     "not_in_optimiser": {"compared_values": optimiser_compared_by_values,
                          "compared_memory": optimiser_compared_by_memory,
@@ -349,7 +357,8 @@ WRONG = {
                                     "positions_without_storage": count_positions_without_storage,
                                     "skipped_head_key": count_skipping_the_head_key,
                                     "counted_distinct_values": count_distinct_values,
-                                    "same_view_once": count_each_view_once, "same_shape_once": count_once_per_shape},
+                                    "same_view_once": count_each_view_once, "same_shape_once": count_once_per_shape,
+                                    "counted_bytes": count_bytes},
     "untie_and_register": {"still_shared": untie_without_a_copy,
                            "not_registered": untie_and_forget_the_optimiser,
                            "default_settings": untie_and_add_a_default_group,
