@@ -66,7 +66,9 @@ def _recall(scores: torch.Tensor, suspects: list[int], flagged: torch.Tensor) ->
                     "first_k_ids": N_("you flagged the ids 0 to k − 1, the first k ids: the flagged ids are those "
                     "with the k highest scores (torch.topk(scores, k).indices)."),
                     "percent": N_("you returned recall as a percentage (times 100): the exercise asks for the "
-                    "share itself, a number between 0 and 1.")})
+                    "share itself, a number between 0 and 1."),
+                    "miss_rate": N_("you returned the share of the suspects that were not flagged (1 − recall): "
+                    "recall is the share that were.")})
 def recall_at_k(answer, solution):
     scores = torch.tensor(RECALL_SCORES, dtype=torch.float64)
     runs = []
@@ -159,7 +161,10 @@ def _centring_slips(matrix: torch.Tensor, known: list[int]) -> dict[str, torch.T
                     "(d,)."),
                     "mean_of_cosines": N_("you averaged each row's cosines with the known unused rows one by one: "
                     "the score is the cosine with one reference, the mean of those centred rows (a mean of "
-                    "cosines is not the cosine with the mean).")})
+                    "cosines is not the cosine with the mean)."),
+                    "standardised_columns": N_("you also divided every column by its standard deviation: centring "
+                    "only subtracts the mean row; scaling the columns changes the directions, and so the "
+                    "cosines.")})
 def centred_unused_scores(answer, solution):
     cases = _matrices()
     for what, matrix, known in cases:

@@ -14,8 +14,8 @@ def _share(suspects, flagged) -> float:
 
 
 def recall_slips(scores: torch.Tensor, suspects: list[int], k: int) -> dict[str, float]:
-    """What five more slips of flagging return: the k largest scores by size, the top score dropped (a slice one
-    place off), a threshold at the k-th smallest score, k − 1 ids flagged, the first k ids, a percentage."""
+    """What more slips of flagging return: the k largest scores by size, the top score dropped (a slice one place
+    off), a threshold at the k-th smallest score, k − 1 ids flagged, the first k ids, a percentage, 1 − recall."""
     order = torch.argsort(scores)
     threshold = torch.kthvalue(scores, k).values
     found = _share(suspects, torch.topk(scores, k).indices)
@@ -24,19 +24,21 @@ def recall_slips(scores: torch.Tensor, suspects: list[int], k: int) -> dict[str,
             "kth_smallest_threshold": _share(suspects, torch.nonzero(scores >= threshold).flatten()),
             "one_too_few": _share(suspects, torch.topk(scores, k - 1).indices),
             "first_k_ids": sum(1 for i in suspects if i < k) / len(suspects),
-            "percent": 100 * found}
+            "percent": 100 * found, "miss_rate": 1 - found}
 
 
 def centring_slips(matrix: torch.Tensor, known: list[int]) -> dict[str, torch.Tensor]:
-    """What four more slips of the centred score return: the first known row as the reference, centring on the
-    median row or on the one-number mean, and the mean of the cosines with each known row."""
+    """What five more slips of the centred score return: the first known row as the reference, centring on the
+    median row or on the one-number mean, the mean of the cosines with each known row, columns standardised."""
     centred = matrix - matrix.mean(0)
     by_median = matrix - matrix.median(dim=0).values
     by_number = matrix - matrix.mean()
+    standard = (matrix - matrix.mean(0)) / matrix.std(0)
     return {"first_known_row": F.cosine_similarity(centred, centred[known[0]][None, :], dim=1),
             "median_centred": F.cosine_similarity(by_median, by_median[known].mean(0)[None, :], dim=1),
             "scalar_mean": F.cosine_similarity(by_number, by_number[known].mean(0)[None, :], dim=1),
-            "mean_of_cosines": F.cosine_similarity(centred[:, None, :], centred[None, known, :], dim=2).mean(1)}
+            "mean_of_cosines": F.cosine_similarity(centred[:, None, :], centred[None, known, :], dim=2).mean(1),
+            "standardised_columns": F.cosine_similarity(standard, standard[known].mean(0)[None, :], dim=1)}
 
 
 def close(got, value, atol: float) -> bool:

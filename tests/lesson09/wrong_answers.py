@@ -248,6 +248,16 @@ def bilinear_softmax_over_columns(E, M):
     return torch.softmax(E @ M @ E.T, dim=0)
 
 
+def recall_missed(scores, suspects, k):  # the share missed
+    flagged = torch.topk(scores, k).indices
+    return 1 - torch.isin(torch.as_tensor(suspects), flagged).double().mean().item()
+
+
+def centred_standardised(matrix, known_unused):  # z-scores, not only centred
+    centred = (matrix - matrix.mean(dim=0)) / matrix.std(dim=0)
+    return F.cosine_similarity(centred, centred[known_unused].mean(dim=0)[None, :], dim=1)
+
+
 WRONG = {
     "recall_at_k": {"lowest_k": recall_lowest, "per_flagged": recall_per_flagged, "count": recall_count,
                     "one_too_many": recall_top_k_plus_one, "suspects_only": recall_among_suspects,
@@ -255,7 +265,7 @@ WRONG = {
                     "over_all_ids": recall_over_all_ids, "by_size": recall_by_size,
                     "top_score_dropped": recall_slice_one_off, "kth_smallest_threshold": recall_kthvalue_threshold,
                     "one_too_few": recall_strict_threshold, "first_k_ids": recall_first_k_ids,
-                    "percent": recall_as_percent},
+                    "percent": recall_as_percent, "miss_rate": recall_missed},
     "centred_unused_scores": {"not_centred": centred_not, "reference_not_centred": centred_rows_only,
                               "rows_not_centred": centred_reference_only, "dot_product": centred_dot,
                               "own_row_mean": centred_own_row_mean,
@@ -264,7 +274,8 @@ WRONG = {
                               "centred_on_other_rows": centred_on_the_other_rows,
                               "normalised_before_centring": centred_unit_rows,
                               "first_known_row": centred_first_known_row, "median_centred": centred_on_the_median,
-                              "scalar_mean": centred_with_one_number, "mean_of_cosines": centred_mean_of_cosines},
+                              "scalar_mean": centred_with_one_number, "mean_of_cosines": centred_mean_of_cosines,
+                              "standardised_columns": centred_standardised},
     "bilinear_scores": {"transposed": bilinear_transposed, "no_matrix": bilinear_without_m,
                         "symmetrised": bilinear_symmetrised, "transposes_outside": bilinear_transposes_outside,
                         "diagonal_only": bilinear_diagonal, "softmaxed": bilinear_softmaxed,
