@@ -4,6 +4,9 @@
 from lmtie_edu.shared.language import N_
 
 BAG = {
+    "float32_counts": N_("your one-hot or counts are float32 (.float(), or the default dtype) while W is float64, "
+                      "and PyTorch does not multiply tensors of different dtypes. Convert them to W's own dtype: "
+                      ".to(W.dtype)."),
     "first_token_only": N_("you returned the vector of each sequence's first token only. The bag of a sequence is the "
                         "sum of the vectors of all its tokens: count every position."),
     "last_position_dropped": N_("your bags leave out each sequence's last position (ids[:, :-1], as for next-token "

@@ -27,7 +27,9 @@ def bag_error(error: BaseException) -> str | None:
             return None
         return "no_num_classes" if columns == CASE["top"] else "num_classes_not_rows"
     if "same dtype" in text or "expected scalar type" in text:
-        return "integer_one_hot"
+        if re.search(r"\b(long int|int|short int|bool|Long|Int|Bool)\b", text):
+            return "integer_one_hot"
+        return "float32_counts" if "float != double" in text else None
     return None
 
 

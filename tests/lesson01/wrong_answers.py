@@ -116,6 +116,10 @@ def bag_of_the_batch_in_every_row(W, ids):
     return total.expand(ids.shape[0], -1)
 
 
+def bag_of_float32_counts(W, ids):
+    return F.one_hot(ids, W.shape[0]).sum(dim=1).float() @ W       # W float64 in the last case: no product
+
+
 def bag_by_indexing(W, ids):
     return W[ids].sum(dim=1)
 
@@ -365,7 +369,7 @@ WRONG = {
                       "first_token_only": bag_of_the_first_token, "last_position_dropped": bag_of_the_inputs,
                       "first_position_dropped": bag_of_the_targets, "max_pooled": bag_max_pooled,
                       "scaled_by_sqrt_t": bag_over_sqrt_length, "divided_by_batch": bag_over_the_batch_size,
-                      "counts_not_multiplied": bag_of_counts_only, "whole_batch_per_row": bag_of_the_batch_in_every_row},
+                      "counts_not_multiplied": bag_of_counts_only, "float32_counts": bag_of_float32_counts, "whole_batch_per_row": bag_of_the_batch_in_every_row},
     "sgd_step_on_lookup": {"overwrite": step_overwrites_repeats, "ascent": step_ascends, "update_only": step_only,
                            "no_minlength": step_without_minlength, "counts_not_column": step_counts_as_a_row,
                            "count_times_width": step_times_the_width, "every_row_moves": step_of_every_row,
