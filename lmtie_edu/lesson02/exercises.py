@@ -39,6 +39,13 @@ def _ties():
     return torch.tensor([[1.0, 0, 0], [1, 1, 0], [1, 0, 0], [2, 0, 1], [0, 2, 0], [-1, 1, 1]])
 
 
+def _parameter_error(error: BaseException) -> str | None:
+    """A plain tensor assigned to head.bias or head.weight: PyTorch refuses it (a TypeError naming the parameter)."""
+    text = str(error) if isinstance(error, TypeError) else ""
+    return next((key for name, key in (("'bias'", "bias_not_parameter"), ("'weight'", "weight_not_parameter"))
+                 if "cannot assign" in text and f"as parameter {name}" in text), None)
+
+
 def _cosine_error(error: BaseException) -> str | None:
     return "no_keepdim" if "must match the size" in str(error) else None
 
@@ -155,7 +162,7 @@ def tokens_beating_self(answer, solution):
             what = tr("tokens_beating_self(W of shape {shape}, i={i})", shape=tuple(W.shape), i=i)
             expected = solution(W, i)                        # before the answer runs, which gets a copy
             got = answer(W.clone(), i)
-            expect_type(got, list, what)
+            expect_type(got, list, what, mistake="squeezed" if type(got) is int else None)
             if not all(isinstance(j, int) and not isinstance(j, bool) for j in got):
                 raise Mismatch(tr("{what} must return a list of Python ints", what=what), tr("ints"),
                                sorted({type(j).__name__ for j in got}))
@@ -219,7 +226,8 @@ def tokens_beating_self(answer, solution):
                             "not mix dtypes in one layer: the head cannot be applied. Make the bias in the "
                             "weight's dtype — nn.Linear's own bias already is; zero it in place."),
               **mistake_texts.HEAD,
-          })
+          },
+          on_error=_parameter_error)
 def tied_head_with_bias(answer, solution):
     embedding = nn.Embedding(12, 5)
     original, before = embedding.weight, embedding.weight.detach().clone()

@@ -4,6 +4,11 @@
 from lmtie_edu.shared.language import N_
 
 COSINE = {
+    "std_only": N_("you divided each row by its standard deviation: that measures the spread around the row's "
+                "mean, not its length, so the rows' lengths still differ. Divide by the Euclidean norm."),
+    "norm_clamped_at_one": N_("you divided each row by its norm clamped at 1 (or kept the rows shorter than 1 as "
+                           "they were): the short rows keep their lengths. Every row must end with length 1: "
+                           "divide by the norm itself."),
     "token_cosines": N_("you returned the (V, V) matrix of the cosines between tokens, unit rows times "
                      "their transpose. The exercise asks for the head itself: W with each row divided "
                      "by its length, of W's shape (V, d)."),
@@ -25,6 +30,8 @@ COSINE = {
 }
 
 TOKENS = {
+    "squeezed": N_("you returned a bare int, not a list: with one token in the answer, .squeeze() makes a 0-d "
+                "tensor and .tolist() an int. Return a list in every case, e.g. with .flatten().tolist()."),
     "absolute_logits": N_("you compared the absolute values of the logits: a token pointing away from e_i "
                        "(a large negative logit) then beats it. The sign matters: compare the logits "
                        "themselves with e_i·e_i."),
@@ -44,6 +51,12 @@ TOKENS = {
 }
 
 HEAD = {
+    "bias_not_parameter": N_("you assigned a plain tensor to head.bias, and a module refuses that: a parameter must "
+                          "be an nn.Parameter (trainable). Keep nn.Linear's own bias and zero it in place, or wrap "
+                          "the zeros in nn.Parameter."),
+    "weight_not_parameter": N_("you assigned a tensor that is not a Parameter to head.weight (a transpose, .data, "
+                            ".detach(), a copy…), and a module refuses that. The tie is the embedding's Parameter "
+                            "itself: head.weight = embedding.weight."),
     "no_bias": N_("your head has no bias (bias=False, or a bias set to None). The exercise asks for a tied "
                "head with a bias of its own: one zero per token, shape (V,)."),
     "bias_column": N_("your bias has shape (V, 1), a column. A Linear layer's bias is a vector, one entry "

@@ -18,7 +18,8 @@ def cosine_models(W) -> dict:
     norms = W.norm(dim=1, keepdim=True)
     return {"sqrt_of_norm": W / norms.sqrt(), "squared_norm": W / norms ** 2,
             "l1_norm": W / W.abs().sum(dim=1, keepdim=True), "max_entry": W / W.abs().amax(dim=1, keepdim=True),
-            "signed_sum": W / W.sum(dim=1, keepdim=True)}
+            "signed_sum": W / W.sum(dim=1, keepdim=True), "std_only": W / W.std(dim=1, keepdim=True),
+            "norm_clamped_at_one": W / norms.clamp(min=1)}
 
 
 def transposed_head(W) -> torch.Tensor:

@@ -67,6 +67,14 @@ def cosine_transposed(W):
     return (W / W.norm(dim=1, keepdim=True)).T
 
 
+def cosine_by_row_std(W):
+    return W / W.std(dim=1, keepdim=True)
+
+
+def cosine_with_the_norm_clamped(W):
+    return W / W.norm(dim=1, keepdim=True).clamp(min=1)
+
+
 def cosine_centred(W):  # subtracts the common direction first: other angles
     centred = W - W.mean(dim=0)
     return centred / centred.norm(dim=1, keepdim=True)
@@ -128,6 +136,11 @@ def beating_by_positive_logit(W, i):
 def beating_counted_from_one(W, i):
     logits = W @ W[i]
     return [j + 1 for j in range(len(W)) if logits[j] > logits[i]]
+
+
+def beating_squeezed(W, i):
+    logits = W @ W[i]
+    return torch.nonzero(logits > logits[i]).squeeze().tolist()   # an int when one token wins
 
 
 def beating_as_tensor(W, i):
@@ -236,6 +249,18 @@ def head_with_one_bias(embedding):
     return head
 
 
+def head_with_a_tensor_bias(embedding):
+    head = _head(embedding, bias=False)
+    head.bias = torch.zeros(embedding.weight.shape[0])
+    return head
+
+
+def head_of_the_transpose(embedding):
+    head = _head(embedding)
+    head.weight = embedding.weight.T
+    return head
+
+
 def head_frozen_bias(embedding):
     head = _head(embedding, bias=False)
     head.bias = nn.Parameter(torch.zeros(embedding.weight.shape[0]), requires_grad=False)
@@ -335,7 +360,8 @@ WRONG = {
                     "token_cosines": cosine_token_matrix, "sqrt_of_norm": cosine_by_sqrt_of_norm,
                     "squared_norm": cosine_by_squared_norm, "l1_norm": cosine_by_l1_norm,
                     "max_entry": cosine_by_max_entry, "signed_sum": cosine_by_row_sum,
-                    "transposed_head": cosine_transposed},
+                    "transposed_head": cosine_transposed, "std_only": cosine_by_row_std,
+                    "norm_clamped_at_one": cosine_with_the_norm_clamped},
     "tokens_beating_self": {"includes_self": beating_including_self, "by_norm": beating_by_norm,
                             "ties_included": beating_ties_included, "norm_not_squared": beating_norm_not_squared,
                             "above_mean_logit": beating_the_mean_logit, "beaten_by_i": beaten_by_i,
@@ -343,14 +369,16 @@ WRONG = {
                             "only_the_winner": beating_only_the_winner,
                             "absolute_logits": beating_by_absolute_logits, "own_norm": beating_own_norm,
                             "never_any": beating_by_cosine, "unsorted": beating_by_logit_order,
-                            "positive_logits": beating_by_positive_logit, "one_based": beating_counted_from_one},
+                            "positive_logits": beating_by_positive_logit, "one_based": beating_counted_from_one,
+                            "squeezed": beating_squeezed},
     "tied_head_with_bias": {"copy_not_share": head_by_copy, "second_parameter": head_by_data,
                             "reversed_tie": head_reversed, "transposed_layer": head_transposed,
                             "bias_not_zero": head_with_random_bias, "froze_shared": head_freezing_the_shared_weight,
                             "not_a_linear": head_of_its_own_kind, "bias_dtype": head_with_a_float64_bias,
                             "no_bias": head_without_bias, "bias_column": head_with_a_bias_column,
                             "one_bias": head_with_one_bias, "bias_per_feature": head_bias_per_feature,
-                            "frozen_bias": head_frozen_bias},
+                            "frozen_bias": head_frozen_bias, "bias_not_parameter": head_with_a_tensor_bias,
+                            "weight_not_parameter": head_of_the_transpose},
 }
 
 SHORTCUTS = {
