@@ -192,7 +192,7 @@ def _stepped(answer):
 
 
 def _as_int_list(got, what: str) -> list[int]:
-    expect_type(got, (list, tuple), what)
+    expect_type(got, (list, tuple), what, mistake="range_not_list" if type(got).__name__ == "range" else None)
     if not all(isinstance(j, int) and not isinstance(j, bool) for j in got):
         raise Mismatch(tr("{what} must return a list of ints", what=what), tr("ints"), [type(j).__name__ for j in got])
     return list(got)

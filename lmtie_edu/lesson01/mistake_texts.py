@@ -27,6 +27,8 @@ BAG = {
 }
 
 STEP = {
+    "not_flattened": N_("torch.bincount takes a 1-D tensor, and these ids are (B, T): flatten them first, "
+                     "torch.bincount(ids.flatten(), minlength=W.shape[0])."),
     "mean_over_all_lookups": N_("you divided the step by the number of lookups (ids.numel()), as for a loss "
                              "averaged over all positions. This loss is a plain sum (W[ids].sum()): nothing divides "
                              "the count."),
@@ -45,6 +47,7 @@ STEP = {
 }
 
 ROWS = {
+    "range_not_list": N_("you returned a range object, not a list. Make it one: list(range(vocab_size))."),
     "first_input_only": N_("untied, you listed only the row of the first token. Every position but the last is an "
                         "input and is looked up: the rows are those of all of ids[:-1]."),
     "none_untied": N_("untied, you listed no row at all. The lookup reads a row for every input position, and those "

@@ -15,7 +15,7 @@ CASE: dict[str, int] = {}
 
 
 def set_case(W, ids) -> None:
-    CASE.update(V=W.shape[0], d=W.shape[1], top=int(ids.max()) + 1)
+    CASE.update(V=W.shape[0], d=W.shape[1], top=int(ids.max()) + 1, rank=ids.dim())
 
 
 def bag_error(error: BaseException) -> str | None:
@@ -38,6 +38,8 @@ _SIZES = (r"size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\)
 
 
 def step_error(error: BaseException) -> str | None:
+    if "bincount only supports 1-d" in str(error) and CASE.get("rank", 1) > 1:
+        return "not_flattened"
     for pattern in _SIZES:
         if sizes := re.search(pattern, str(error)):
             pair = {int(sizes[1]), int(sizes[2])}

@@ -241,6 +241,10 @@ def step_averaged_over_positions(W, ids, lr):
     return W - lr * torch.bincount(ids.flatten(), minlength=W.shape[0]).float().unsqueeze(1) / ids.shape[-1]
 
 
+def step_without_flatten(W, ids, lr):
+    return W - lr * torch.bincount(ids, minlength=W.shape[0]).to(W.dtype).unsqueeze(1)
+
+
 def step_by_backward(W, ids, lr):
     W = W.clone().requires_grad_(True)
     W[ids].sum().backward()
@@ -340,6 +344,10 @@ def rows_from_one_when_tied(ids, vocab_size, tie):
     return list(range(1, vocab_size)) if tie else sorted(set(ids[:-1].tolist()))
 
 
+def rows_as_a_range_when_tied(ids, vocab_size, tie):
+    return range(vocab_size) if tie else sorted(set(ids[:-1].tolist()))
+
+
 def rows_by_running_the_step(ids, vocab_size, tie):
     from lmtie_edu.lesson01.lookup import next_token_gradient
 
@@ -379,7 +387,7 @@ WRONG = {
                            "mean_over_positions": step_averaged_over_positions, "lr_squared": step_with_lr_twice,
                            "no_lr": step_without_lr, "rows_set": step_sets_the_rows,
                            "last_position_only": step_of_the_last_positions,
-                           "first_sequence_only": step_of_the_first_sequence},
+                           "first_sequence_only": step_of_the_first_sequence, "not_flattened": step_without_flatten},
     "rows_reached": {"targets_as_inputs": rows_with_the_targets,
                      "head_only_targets": rows_of_inputs_and_targets_when_tied,
                      "tie_ignored": rows_ignoring_the_tie, "dropped_last_value": rows_without_the_last_token,
@@ -389,7 +397,7 @@ WRONG = {
                      "last_input_only": rows_of_the_last_input, "first_input_only": rows_of_the_first_input,
                      "none_untied": rows_none_untied, "targets_minus_inputs": rows_of_the_targets_only,
                      "middle_only": rows_of_the_middle, "row_zero_missed": rows_from_one_when_tied,
-                     "one_row_too_few": rows_but_the_last_when_tied},
+                     "one_row_too_few": rows_but_the_last_when_tied, "range_not_list": rows_as_a_range_when_tied},
 }
 
 # More answers that make a named mistake (the check must give them the same diagnosis as WRONG's).
