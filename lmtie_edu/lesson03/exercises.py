@@ -16,11 +16,13 @@ from lmtie_edu.shared.language import N_, tr
 
 from . import mistake_texts, solutions
 from .mistakes import (
+    HEAD_CASE,
     always_lists,
     by_positions,
     by_some_positions,
     checks_each_window,
     checks_first_window,
+    head_error,
     head_models,
     known,
     lookup_models,
@@ -84,7 +86,8 @@ __all__ = ["head_gradient", "hint", "lookup_gradient", "starved_input_rows"]  # 
               "logits_for_probabilities": N_("you used the logits z = W_out h where the probabilities belong: the "
                                           "gradient with respect to the logits is p - y, with p = softmax(z)."),
               **mistake_texts.HEAD,
-          })
+          },
+          on_error=head_error)
 def head_gradient(answer, solution):
     generator = torch.Generator().manual_seed(5)
     cases = [(torch.randn(4, generator=generator), torch.randn(7, 4, generator=generator), 2),
@@ -96,6 +99,7 @@ def head_gradient(answer, solution):
         assert torch.allclose(expected, W.grad, atol=1e-6)  # the reference agrees with autograd
         what = tr("head_gradient(h of shape {h}, W_out of shape {W_out}, target={target})", h=tuple(h.shape),
                   W_out=tuple(W_out.shape), target=target)
+        HEAD_CASE.update(V=W_out.shape[0], d=h.shape[0])      # the sizes a crash's message names
         with forbid_autograd():                              # by hand: backward() and autograd.grad refuse
             got = answer(h.clone(), W_out.clone(), target)
         expect_type(got, torch.Tensor, what)

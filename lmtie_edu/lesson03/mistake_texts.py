@@ -4,6 +4,9 @@
 from lmtie_edu.shared.language import N_
 
 HEAD = {
+    "elementwise_not_outer": N_("you multiplied p - y (V numbers) and h (d numbers) elementwise, or as a dot "
+                             "product: their sizes differ. Row j of the gradient is (p_j - y_j) times all of h: "
+                             "an outer product, torch.outer(p - y, h), of shape (V, d)."),
     "own_row_for_h": N_("you multiplied each p_j - y_j by row j of W_out instead of by h: that is the way the "
                      "logit z_j changes with h, not with W_out. Logit z_j = w_j·h changes with row w_j at the "
                      "rate h: row j of the gradient is (p_j - y_j) h."),

@@ -1,6 +1,7 @@
 """What known mistakes of the lesson 03 exercises give on a case, and whether an answer gives it on every case
 (``exercises`` names a mistake only then: one case alone can fit another mistake too)."""
 
+import re
 from collections.abc import Callable
 
 import torch
@@ -69,6 +70,19 @@ def skips_positions(answer) -> bool:
 def checks_first_window(answer) -> bool:
     """Does the answer give, on that case, what checking every target against the first window gives ([0])?"""
     return answer(torch.tensor([[1, 1], [0, 2]]), torch.tensor([0, 1]), 3) == [0]
+
+
+HEAD_CASE: dict[str, int] = {}    # V and d of the head_gradient case being checked
+
+
+def head_error(error: BaseException) -> str | None:
+    """p - y (V numbers) and h (d numbers) multiplied elementwise or as a dot product: a size error naming V and d."""
+    sizes = re.search(r"size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\)|"
+                      r"got (\d+) and (\d+) elements", str(error))
+    if sizes is None or HEAD_CASE.get("V") == HEAD_CASE.get("d"):
+        return None
+    pair = {int(n) for n in sizes.groups() if n is not None}
+    return "elementwise_not_outer" if pair == {HEAD_CASE["V"], HEAD_CASE["d"]} else None
 
 
 def head_models(h, W_out, target) -> dict:

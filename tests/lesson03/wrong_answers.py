@@ -78,6 +78,10 @@ def head_gradient_target_plus_one(h, W_out, target):
     return torch.outer(p - y, h)
 
 
+def head_gradient_elementwise(h, W_out, target):
+    return _p_minus_y(h, W_out, target) * h                       # (V,) * (d,): no outer product
+
+
 def head_gradient_by_backward(h, W_out, target):
     W = W_out.clone().requires_grad_(True)
     F.cross_entropy((W @ h).unsqueeze(0), torch.tensor([target])).backward()
@@ -327,7 +331,8 @@ WRONG = {
                       "divided_by_vocab": head_gradient_averaged_over_tokens,
                       "logits_for_probabilities": head_gradient_logits_for_probabilities,
                       "own_row_for_h": head_gradient_times_rows_of_W, "absolute_difference": head_gradient_absolute,
-                      "h_normalised": head_gradient_with_unit_h, "target_shifted": head_gradient_target_plus_one},
+                      "h_normalised": head_gradient_with_unit_h, "target_shifted": head_gradient_target_plus_one,
+                      "elementwise_not_outer": head_gradient_elementwise},
     "lookup_gradient": {"overwrite": lookup_gradient_by_assignment, "mean_of_repeats": lookup_gradient_averaging_repeats,
                         "divided_by_positions": lookup_gradient_divided_by_positions,
                         "mean_upstream": lookup_gradient_of_mean_upstream, "sign_flipped": lookup_gradient_negated,
