@@ -200,6 +200,10 @@ def saving_from_config(answer, solution):
             mistake = "ignores_tie"
         elif ties and got[0] == expected[0]:
             mistake = config_mistake(answer, got, config, solution)   # each a total computed from the config
+            if mistake is None and any(close(got[1], round(expected[1], n)) for n in range(1, 5)):
+                mistake = "rounded_share"
+        elif ties and tuple(got) == (0, 0):
+            mistake = "tie_missed"
         elif not ties and untied_share(got, config, solution):
             mistake = "untied_share_not_zero"
         raise Mismatch(tr("{what}: wrong (parameters saved, share of the published total)", what=what), expected, got,

@@ -4,6 +4,8 @@
 from lmtie_edu.shared.language import N_
 
 SHARES = {
+    "precedence_slip": N_("one of your shares is V·d / total ± V·d: Python divides before it adds or subtracts. Put "
+                       "the denominator in parentheses: V·d / (total + V·d), V·d / (total − V·d)."),
     "total_for_both": N_("you divided V·d by `total` for both shares. `total` is one of the two totals only, the "
                       "build's own: the other is V·d more (a build that ties) or V·d less (one that does not)."),
     "untied_for_both": N_("both your shares divide V·d by the untied total. The first share is of the tied total, "
@@ -13,6 +15,10 @@ SHARES = {
 }
 
 CONFIG = {
+    "rounded_share": N_("you rounded the share. Return it as computed, unrounded: rounding is for printing it."),
+    "tie_missed": N_("this model ties (its config says tie_word_embeddings: true), but you returned (0, 0.0), as "
+                  "for a model that does not. Read the flag as the boolean it is, config.get(\"tie_word_embeddings\", "
+                  "False), and count the saving V·d."),
     "one_norm_per_layer": N_("you counted one RMSNorm per layer. A Llama-style layer has two, one before attention "
                           "and one before the MLP: 2·d per layer (and one more d for the final norm)."),
     "no_norms": N_("your total leaves out every RMSNorm: the two of each layer (2·d) and the final one (d). Each is "

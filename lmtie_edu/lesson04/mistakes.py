@@ -19,7 +19,8 @@ def shares_models(V, d, total, ties) -> dict:
             "tied_minus_saving": (expected[0], saving / (total - saving)) if ties else expected,
             "total_for_both": (saving / total, saving / total),
             "untied_for_both": (expected[1], expected[1]),
-            "untied_plus_two": (expected[0], saving / (tied + 2 * saving))}
+            "untied_plus_two": (expected[0], saving / (tied + 2 * saving)),
+            "precedence_slip": (expected[0], saving / tied + saving) if ties else (saving / total - saving, expected[1])}
 
 
 def always_shares(answer, cases: list, key: str) -> bool:

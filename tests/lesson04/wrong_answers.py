@@ -79,6 +79,13 @@ def shares_untied_plus_two_matrices(vocab_size, d_model, total, ties):
     return saving / tied_total, saving / (tied_total + 2 * saving)
 
 
+def shares_without_parentheses(vocab_size, d_model, total, ties):
+    saving = vocab_size * d_model
+    if ties:
+        return saving / total, saving / total + saving                # meant saving / (total + saving)
+    return saving / total - saving, saving / total
+
+
 def shares_rounded(vocab_size, d_model, total, ties):
     return tuple(round(s, 2) for s in solutions.saved_shares(vocab_size, d_model, total, ties))
 
@@ -210,6 +217,17 @@ def saving_with_a_share_when_untied(config):
     return saved, V * d / _llama_total(config)
 
 
+def saving_with_a_rounded_share(config):
+    saved, share = solutions.saving_from_config(config)
+    return saved, round(share, 3)
+
+
+def saving_comparing_the_flag_with_text(config):
+    if config.get("tie_word_embeddings") == "true":               # the JSON value is a boolean, not a string
+        return solutions.saving_from_config(config)
+    return 0, 0.0
+
+
 def saving_indexing_the_flag(config):
     if not config["tie_word_embeddings"]:
         return 0, 0.0
@@ -330,7 +348,7 @@ WRONG = {
                      "untied_minus_two": shares_untied_minus_two_matrices,
                      "tied_minus_saving": shares_untied_as_tied_minus_the_matrix,
                      "total_for_both": shares_both_of_the_total, "untied_for_both": shares_both_of_the_untied_total,
-                     "untied_plus_two": shares_untied_plus_two_matrices},
+                     "untied_plus_two": shares_untied_plus_two_matrices, "precedence_slip": shares_without_parentheses},
     "saving_from_config": {"absent_flag_as_tied": saving_reading_a_missing_flag_as_tied,
                            "ignores_tie": saving_ignoring_the_flag, "untied_denominator": saving_of_untied_total,
                            "non_vocab_denominator": saving_of_non_vocab_total, "full_kv": saving_with_full_kv,
@@ -344,7 +362,8 @@ WRONG = {
                            "no_layer_norms": saving_without_layer_norms, "one_kv_head": saving_with_one_kv_head,
                            "one_norm_per_layer": saving_with_one_norm_per_layer, "no_norms": saving_without_any_norm,
                            "one_layer_short": saving_one_layer_short, "percent": saving_in_percent,
-                           "untied_share_not_zero": saving_with_a_share_when_untied},
+                           "untied_share_not_zero": saving_with_a_share_when_untied,
+                           "rounded_share": saving_with_a_rounded_share, "tie_missed": saving_comparing_the_flag_with_text},
     "vocab_for_share": {"rounds_down": vocab_rounded_down, "one_too_many": vocab_plus_one,
                         "untied_total": vocab_for_untied_share, "non_vocab_denominator": vocab_for_non_vocab_share,
                         "parameters_not_tokens": vocab_in_parameters, "d_dropped_in_total": vocab_without_d_in_total,
