@@ -60,6 +60,7 @@ help:
 	@echo "make test-binder-env  build Binder's environment in build/binder-env, then pip check (minutes the first time)"
 	@echo "make lint-workflows   actionlint over .github/workflows/"
 	@echo "make test-loose       loose pyproject ranges in a fresh venv, lesson 01 with nbval (~7 min)"
+	@echo "make test-lowest      the lowest versions pyproject allows in a fresh venv, every lesson with nbval (~5 min)"
 
 # Refuse an unsupported Python in one line, before pip fails with an unexplained ResolutionImpossible,
 # and refuse a .venv that an unsupported Python made earlier.

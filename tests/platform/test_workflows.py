@@ -41,7 +41,7 @@ def test_actionlint_passes():
     exe = shutil.which("actionlint", path=str(Path(sys.executable).parent)) or shutil.which("actionlint")
     assert exe, "actionlint is missing: it comes with requirements-test.txt (make test installs it)"
     files = sorted(str(p) for p in WORKFLOWS.glob("*.yml"))
-    assert len(files) == 5
+    assert len(files) == 6
     result = subprocess.run([exe, *files], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -55,7 +55,9 @@ def test_lessons_on_every_push_and_pull_request_with_pip_cache():
     assert workflow["jobs"]["lessons"]["env"]["PIP_EXTRA_INDEX_URL"] == CPU_INDEX  # no CUDA torch
 
 
-@pytest.mark.parametrize("name", ["integration.yml", "loose-ranges.yml", "python-versions.yml"])
+@pytest.mark.parametrize(
+    "name", ["integration.yml", "loose-ranges.yml", "lowest-versions.yml", "python-versions.yml"]
+)
 def test_scheduled_jobs_run_weekly_and_on_demand(name):
     workflow = load(name)
     assert "workflow_dispatch" in workflow["on"]
@@ -87,6 +89,34 @@ def test_loose_ranges_installs_pyproject_ranges_not_the_pins():
     assert "--nbval-lax" in recipe and "01_embedding_lookup.ipynb" in (REPO / "ci.mk").read_text()
 
 
+def test_lowest_versions_installs_each_lower_bound_and_runs_every_lesson():
+    """lowest-versions.yml: each `>=X` of pyproject.toml installed as `==X` (CPU torch), every lesson with nbval."""
+    workflow = load("lowest-versions.yml")
+    assert "make test-lowest" in runs(workflow) and CPU_INDEX in runs(workflow)
+    assert uses(workflow)["actions/setup-python"]["with"]["python-version"] == "3.11"  # requires-python's lowest
+    assert uses(workflow)["actions/upload-artifact"]["with"]["path"] == "build/lowest-freeze.txt"
+    ci = (REPO / "ci.mk").read_text()
+    recipe = ci.split("\ntest-lowest:", 1)[1]
+    assert 'pip install --quiet -e ".[lessons]" $$pins' in recipe and "--nbval-lax" in recipe
+    assert "constraints.txt" not in recipe and "-r requirements" not in recipe  # no pins but the lower bounds
+    assert "LOWEST_LESSONS     ?= $(wildcard notebooks/0[1-9]_*.ipynb)" in ci  # every lesson, not one
+
+
+def test_lowest_pins_are_pyprojects_lower_bounds():
+    """The shell snippet of ci.mk's LOWEST_PINS, run here: one `name==X` per requirement, X its lower bound."""
+    import tomllib
+
+    ci = (REPO / "ci.mk").read_text()
+    snippet = ci.split('LOWEST_PINS = $$($(LOWEST_PY) -c "', 1)[1].split('")', 1)[0]
+    code = snippet.replace("\\\n\t", " ")  # make joins the continued lines
+    pins = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True).stdout
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    requirements = project["dependencies"] + project["optional-dependencies"]["lessons"]
+    assert len(pins.split()) == len(requirements)
+    for pin, requirement in zip(pins.split(), requirements, strict=True):
+        name, version = pin.split("==")
+        assert requirement.startswith(f"{name}>={version}"), (pin, requirement)
+
 def test_every_supported_python_runs_the_lessons():
     """lessons.yml runs 3.11 on every push; python-versions.yml each newer Python requires-python admits."""
     from tools.install_check import supported_pythons
@@ -99,7 +129,8 @@ def test_every_supported_python_runs_the_lessons():
 
 
 def test_actions_are_current_majors():
-    for name in ("lessons.yml", "integration.yml", "loose-ranges.yml", "python-versions.yml", "release.yml"):
+    for name in ("lessons.yml", "integration.yml", "loose-ranges.yml", "lowest-versions.yml", "python-versions.yml",
+                 "release.yml"):
         for step in steps(load(name)):
             if step.get("uses", "").startswith("actions/"):
                 major = int(step["uses"].split("@v")[1])
