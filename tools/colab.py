@@ -102,10 +102,20 @@ def binder_link(url: str, ref: str, notebook: str) -> str:
     return f"https://mybinder.org/v2/gh/{slug}/{branch_for(ref)}?{urlencode({'urlpath': pull})}"
 
 
+def stamped_ref(nb) -> str:
+    """The branch or tag a stamped lesson's set-up cell installs from (main between releases, vX.Y.Z on one)."""
+    setup = _find(nb, "code", SETUP_MARKER)
+    found = re.search(r'git\+\S+@([^"\s]+)"', _source(nb.cells[setup])) if setup is not None else None
+    return found[1] if found else DEFAULT_REF
+
+
+def colab_link(url: str, ref: str, notebook: str) -> str:
+    """Colab opens the lesson from the repository at ``ref`` (its set-up cell installs the package)."""
+    return f"https://colab.research.google.com/github/{github_slug(url)}/blob/{ref}/notebooks/{notebook}"
+
+
 def badge_source(url: str, ref: str, notebook: str) -> str:
-    slug = github_slug(url)
-    colab = f"https://colab.research.google.com/github/{slug}/blob/{ref}/notebooks/{notebook}"
-    binder = binder_link(url, ref, notebook)
+    colab, binder = colab_link(url, ref, notebook), binder_link(url, ref, notebook)
     return (f"[![Open In Colab](https://{BADGE_MARKER})]({colab}) "
             f"[![Launch Binder](https://mybinder.org/badge_logo.svg)]({binder})")
 

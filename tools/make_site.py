@@ -13,6 +13,16 @@
   ``**学习时间：**``), tolerant of lessons in mid-rewrite.
 - ``--pdf``: also print every page with Chromium to build/site/pdf/[zh_CN/]NN_name.pdf (tools/site/pdf.py)
   and link the PDFs from the indexes and the pages.
+- build/site/[zh_CN/]search.html: search over the edition's sections, offline (tools/site/search.py). The bar
+  on each page also links the previous and the next lesson, the search, and the lesson in Colab and Binder.
+
+Why not Jupyter Book 2 (mystmd 1.8.3, tried 2026-12-05): its site theme is published only on GitHub (not on npm
+or PyPI), so it cannot be installed from the registries a course machine reaches; built from source for the
+trial, its pages still loaded KaTeX, font-awesome and MathJax from CDNs, showed panels as "a Jupyter kernel
+connection is required", used the output's repr as figure alt text, kept ``lang="en"`` on the Chinese pages and
+failed axe on every page (scrollable code regions, region, target size), and its PDF export needs templates from
+the network. Its navigation, search and launch links are what this site adds by hand (tools/site/search.py,
+tools/site/page.py).
 
 Usage: python -m tools.make_site [--out build/site] [--pdf] [notebooks ...]
 """
@@ -30,8 +40,9 @@ import nbformat
 from jinja2 import DictLoader
 from nbconvert import HTMLExporter
 
+from tools.colab import stamped_ref
 from tools.course import notebooks
-from tools.site import alt_text, page, widgets
+from tools.site import alt_text, page, search, widgets
 from tools.site.index_page import index_page
 
 REPO = Path(__file__).resolve().parents[1]
@@ -72,11 +83,13 @@ def edition_of(path: Path) -> str:
     return "zh-CN" if path.parent.name == ZH else "en"
 
 
-def render(path: Path, out: Path, exporter: HTMLExporter, *, pdf: bool) -> tuple[dict, list[str]]:
-    """Write one lesson's page; return its index row and its error outputs."""
+def render(path: Path, out: Path, exporter: HTMLExporter, *, pdf: bool,
+           neighbours: tuple[str | None, str | None]) -> tuple[dict, list[str]]:
+    """Write one lesson's page (``neighbours``: the stems of the lessons before and after it in its edition);
+    return its index row and its error outputs."""
     started, lang = time.perf_counter(), edition_of(path)
     nb = nbformat.read(path, as_version=4)
-    info = lesson_info(nb, path, lang)
+    info, ref = lesson_info(nb, path, lang), stamped_ref(nb)
     errors = errors_in(nb)
     names = alt_text.imports(nb)
     count = widgets.static_widgets(nb, lang, lambda i: alt_text.describe(nb, i, lang=lang, panel=True, names=names))
@@ -86,7 +99,7 @@ def render(path: Path, out: Path, exporter: HTMLExporter, *, pdf: bool) -> tuple
     other = (path.parent.parent if lang == "zh-CN" else path.parent / ZH) / path.name
     resources = {"metadata": {"name": path.stem}, "lmtie": {"root": "../" if lang == "zh-CN" else ""}}
     body, _ = exporter.from_notebook_node(nb, resources=resources)
-    nav = page.nav_bar(lang, path.stem, has_other=other.exists(), pdf=pdf)
+    nav = page.nav_bar(lang, path.stem, has_other=other.exists(), pdf=pdf, neighbours=neighbours, ref=ref)
     target = out / (f"{ZH}/" if lang == "zh-CN" else "") / f"{path.stem}.html"
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(page.finish(body, lang, nav), encoding="utf-8")
@@ -108,7 +121,10 @@ def build(paths: list[Path], out: Path, *, pdf: bool = False) -> int:
                             template_file="site.html.j2")
     rows, problems = [], 0
     for path in paths:
-        row, errors = render(path, out, exporter, pdf=pdf)
+        edition = [other.stem for other in paths if edition_of(other) == edition_of(path)]
+        at = edition.index(path.stem)
+        neighbours = (edition[at - 1] if at else None, edition[at + 1] if at + 1 < len(edition) else None)
+        row, errors = render(path, out, exporter, pdf=pdf, neighbours=neighbours)
         rows.append(row)
         problems += bool(errors)
     if pdf:
@@ -124,7 +140,8 @@ def build(paths: list[Path], out: Path, *, pdf: bool = False) -> int:
             row["pdf"] = ("../" if lang == "zh-CN" else "") + row["pdf"]
         other = any(r["lang"] != lang for r in rows)
         (folder / "index.html").write_text(index_page(edition, lang, pdf=pdf, other=other), encoding="utf-8")
-        print(f"{folder / 'index.html'}: {len(edition)} lessons ({lang})")
+        indexed = search.write(folder, [row["html"] for row in edition], lang)
+        print(f"{folder / 'index.html'}: {len(edition)} lessons ({lang}); search.html: {indexed} sections")
     return 1 if problems else 0
 
 

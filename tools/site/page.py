@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import html
 import shutil
 from pathlib import Path
 
@@ -72,8 +73,12 @@ nav.lmtie-bar a { color: #0b57a4; }
 }
 </style>"""
 
-NAV = {"en": {"label": "Course", "index": "All lessons", "other": "中文版", "pdf": "PDF (print version)"},
-       "zh-CN": {"label": "课程", "index": "全部课程", "other": "English", "pdf": "PDF（打印版）"}}
+NAV = {"en": {"label": "Course", "index": "All lessons", "other": "中文版", "pdf": "PDF (print version)",
+              "previous": "← Previous lesson", "next": "Next lesson →", "search": "Search",
+              "colab": "Open in Colab", "binder": "Launch Binder"},
+       "zh-CN": {"label": "课程", "index": "全部课程", "other": "English", "pdf": "PDF（打印版）",
+                 "previous": "← 上一课", "next": "下一课 →", "search": "搜索",
+                 "colab": "在 Colab 中打开", "binder": "在 Binder 中启动"}}
 
 
 def vendor_mathjax(out: Path) -> Path:
@@ -94,11 +99,19 @@ def vendor_mathjax(out: Path) -> Path:
     return target
 
 
-def nav_bar(lang: str, stem: str, *, has_other: bool, pdf: bool) -> str:
-    """The bar above a lesson: the index, the other-language version, the PDF."""
+def nav_bar(lang: str, stem: str, *, has_other: bool, pdf: bool,
+            neighbours: tuple[str | None, str | None] = (None, None), ref: str = "main") -> str:
+    """The bar above a lesson: the index, the previous and next lessons of its edition, the search, the
+    other-language version, the PDF, and the lesson in Colab and Binder at ``ref`` (the links its badges open)."""
+    from tools.colab import binder_link, colab_link, repository_url
+
     words = NAV[lang]
     zh = lang == "zh-CN"
+    before, after = neighbours
     links = [f"<a href='index.html'>{words['index']}</a>"]
+    links += [f"<a rel='prev' href='{before}.html'>{words['previous']}</a>"] if before else []
+    links += [f"<a rel='next' href='{after}.html'>{words['next']}</a>"] if after else []
+    links.append(f"<a href='search.html'>{words['search']}</a>")
     if has_other:
         other, other_lang = (f"../{stem}.html", "en") if zh else (f"zh_CN/{stem}.html", "zh-CN")
         links.append(f"<a class='lmtie-lang' href='{other}' lang='{other_lang}' hreflang='{other_lang}'>"
@@ -106,6 +119,10 @@ def nav_bar(lang: str, stem: str, *, has_other: bool, pdf: bool) -> str:
     if pdf:
         links.append(f"<a class='lmtie-pdf' href='{'../' if zh else ''}pdf/{'zh_CN/' if zh else ''}{stem}.pdf'>"
                      f"{words['pdf']}</a>")
+    url, _ = repository_url()
+    notebook = f"{'zh_CN/' if zh else ''}{stem}.ipynb"
+    links += [f"<a class='lmtie-launch' href='{html.escape(colab_link(url, ref, notebook))}'>{words['colab']}</a>",
+              f"<a class='lmtie-launch' href='{html.escape(binder_link(url, ref, notebook))}'>{words['binder']}</a>"]
     return f"<nav class='lmtie-bar' aria-label='{words['label']}'>{' '.join(links)}</nav>"
 
 

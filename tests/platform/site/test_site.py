@@ -74,6 +74,14 @@ def test_lesson_page_figures_maths_widgets_and_axe(page, server, lesson):
     other = page.locator("nav.lmtie-bar a.lmtie-lang")
     assert other.count() == 1, f"{lesson.name}: no link to the other-language version"
     assert (lesson.parent / other.get_attribute("href")).resolve().exists()
+    edition = [path for path in LESSONS if path.parent == lesson.parent]
+    at = edition.index(lesson)
+    for rel, neighbour in (("prev", edition[at - 1] if at else None),
+                           ("next", edition[at + 1] if at + 1 < len(edition) else None)):
+        link = page.locator(f"nav.lmtie-bar a[rel={rel}]")
+        assert [link.get_attribute("href")] * link.count() == ([neighbour.name] if neighbour else []), (lesson, rel)
+    launch = page.locator("nav.lmtie-bar a.lmtie-launch").evaluate_all("links => links.map(a => a.href)")
+    assert [url.split("/")[2] for url in launch] == ["colab.research.google.com", "mybinder.org"], launch
     assert not page.errors, page.errors
     assert_accessible(page, lesson)  # axe-core, on this same load (tests/platform/site/axe.py)
 
@@ -92,3 +100,25 @@ def test_no_placeholder_alt_text_and_no_cdn(page_file):
         if attrs.get("src", "").startswith("data:"):  # a figure: more than a word
             assert len(attrs["alt"]) >= 20, f"{page_file.name}: figure alt too thin: {attrs['alt']!r}"
     assert not re.search(r"src=[\"']https?://[^\"']*(mathjax|cdnjs|unpkg|jsdelivr)", html, re.IGNORECASE)
+
+
+SEARCHES = {"": "gradient", "zh_CN": "梯度"}  # an edition's folder under the site: a word most of its lessons use
+
+
+@pytest.mark.parametrize("folder", SEARCHES, ids=lambda folder: folder or "en")
+def test_search_finds_sections_offline_and_opens_them(page, server, folder):
+    search = SITE / folder / "search.html"
+    open_page(page, server, search)
+    page.fill("#q", SEARCHES[folder])
+    results = page.locator("#results li a")
+    results.first.wait_for(timeout=10_000)
+    hrefs = results.evaluate_all("links => links.map(a => a.getAttribute('href'))")
+    pages = {href.split("#")[0] for href in hrefs}
+    assert len(pages) >= 5, f"{SEARCHES[folder]!r} found sections of {sorted(pages)} only"
+    target, _, anchor = hrefs[0].partition("#")
+    assert (search.parent / target).exists() and anchor
+    assert f'id="{anchor}"' in (search.parent / target).read_text(encoding="utf-8"), hrefs[0]
+    page.fill("#q", "zzqx no such word")
+    assert page.locator("#results li").count() == 0 and page.locator("#said").inner_text()
+    assert not page.errors and not page.blocked, (page.errors, page.blocked)
+    assert_accessible(page, search)
