@@ -135,8 +135,8 @@ def not_in_optimiser(answer, solution):
                  "storage_offset(). Collect those positions per storage, in sets, and count them.")],
           mistakes={"counted_tie_twice": N_("you counted a tied matrix twice: its two keys read one storage, so "
                     "its numbers exist once in memory (and once in a file written by torch.save)."),
-                    "same_storage_once": N_("you counted each storage once, by the first tensor found in it; but "
-                    "different tensors can be different parts of one storage (two slices of a matrix, the two "
+                    "same_storage_once": N_("you counted one tensor per storage (the first found, or the largest); "
+                    "but different tensors can be different parts of one storage (two slices of a matrix, the two "
                     "halves of a fused matrix), and each part holds numbers of its own."),
                     "same_start_once": N_("you compared where tensors start (data_ptr()): a tensor that starts "
                     "inside memory already counted adds nothing new, and two tensors that start at the same "
@@ -210,8 +210,9 @@ def _settings(group: dict) -> dict:
                     "not_registered": N_("the new head is in none of the optimiser's parameter groups: it gets a "
                     "gradient at every step that no step applies, so it never trains."),
                     "default_settings": N_("the new head is in a group whose settings differ from those of the "
-                    "tied matrix's group (a group added without settings takes the optimiser's defaults): it "
-                    "would train with another learning rate or weight decay than the matrix it came from."),
+                    "tied matrix's group (another existing group, or a group added without settings, which takes "
+                    "the optimiser's defaults): it would train with another learning rate or weight decay than "
+                    "the matrix it came from."),
                     "group_with_old_params": N_("you added a parameter group holding Parameters the optimiser "
                     "already has (a Parameter may be in one group only), so add_param_group refuses it. Give the "
                     "new group the new head alone, with the settings of the tied matrix's group."),

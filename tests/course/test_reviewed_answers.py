@@ -1,11 +1,12 @@
-"""Wrong answers from a fresh student's review (issue 36, item 3) that a check passed, broke on, or diagnosed as a
-mistake they do not make. Each must now fail, through the lesson's own ``ex``, with the diagnosis named here
+"""Wrong answers from fresh students' reviews (issue 36, item 3) that a check passed, broke on, or diagnosed as a
+mistake they do not make (or only half of it). Each must now fail, through the lesson's own ``ex``, with the diagnosis named here
 (None: no named mistake fits, and none may be given). Those that now have a named mistake of their own are
 also in their lessons' WRONG corpora, from where they are taken."""
 
 import importlib
 
 import pytest
+from torch import nn
 
 from lmtie_edu.kit.exercises import HINTS_SHOWN
 from tests.lesson02.wrong_answers import (
@@ -55,6 +56,20 @@ def widest_stepping_by_the_head_size(vocab_size, d_model, n_layers, n_heads, con
     return _widest(vocab_size, d_model, n_layers, n_heads, context, d_model // n_heads, budget_tied=False)
 
 
+def checkpoint_counting_the_largest_tensor_per_storage(state_dict):  # its diagnosis said "the first tensor"
+    largest = {}
+    for tensor in state_dict.values():
+        key = tensor.untyped_storage().data_ptr()
+        largest[key] = max(largest.get(key, 0), tensor.numel())
+    return int(sum(largest.values()))
+
+
+def untie_into_the_first_existing_group(model, optimiser):  # its diagnosis named only a group added anew
+    new = nn.Parameter(model.embedding.weight.detach().clone())
+    model.head.weight = new
+    optimiser.param_groups[0]["params"].append(new)
+
+
 REVIEWED = [  # (lesson, exercise, answer, the diagnosis it must get, or None)
     ("02", "tied_head_with_bias", tied_head_freezing_the_shared_weight, "froze_shared"),          # passed
     ("02", "tied_head_with_bias", tied_head_with_a_float64_bias, "bias_dtype"),                  # broke the check
@@ -62,6 +77,9 @@ REVIEWED = [  # (lesson, exercise, answer, the diagnosis it must get, or None)
     ("03", "starved_input_rows", starved_against_the_first_window, "first_window_only"),          # per_window
     ("05", "tie_status", status_asking_requires_grad_first, "frozen_called_detached"),            # passed
     ("06", "tied_width", tied_width_with_a_head_bias_in_the_budget, "over_budget"),               # misleading text
+    ("07", "count_checkpoint_parameters", checkpoint_counting_the_largest_tensor_per_storage,
+     "same_storage_once"),                                                                         # half true
+    ("07", "untie_and_register", untie_into_the_first_existing_group, "default_settings"),        # half true
     ("08", "linear_only_groups", groups_by_equal_values, "compared_values"),                      # passed
     ("08", "load_shared_checkpoint", load_returning_what_load_state_dict_returns, "returned_load_result"),  # crash blamed
     ("08", "widest_tied", widest_with_the_tied_model_as_budget, "counted_tie_twice"),             # misleading text
