@@ -4,6 +4,8 @@
 from lmtie_edu.shared.language import N_
 
 BAG = {
+    "unit_rows": N_("you added up the rows of W divided by their lengths (unit rows), not the rows themselves. The "
+                 "bag sums the embedding vectors as they are."),
     "float32_counts": N_("your one-hot or counts are float32 (.float(), or the default dtype) while W is float64, "
                       "and PyTorch does not multiply tensors of different dtypes. Convert them to W's own dtype: "
                       ".to(W.dtype)."),
@@ -27,6 +29,9 @@ BAG = {
 }
 
 STEP = {
+    "distinct_per_sequence": N_("you counted an id once per sequence, however often it occurs in it. Every "
+                             "occurrence is a lookup and a term of the sum: a row looked up twice in one "
+                             "sequence moves twice."),
     "not_flattened": N_("torch.bincount takes a 1-D tensor, and these ids are (B, T): flatten them first, "
                      "torch.bincount(ids.flatten(), minlength=W.shape[0])."),
     "mean_over_all_lookups": N_("you divided the step by the number of lookups (ids.numel()), as for a loss "
@@ -47,6 +52,9 @@ STEP = {
 }
 
 ROWS = {
+    "up_to_largest_id": N_("tied, you listed the rows up to the largest id in the sequence. The softmax scores "
+                        "every token of the vocabulary, so every row gets a gradient: range(vocab_size), however "
+                        "small the ids."),
     "range_not_list": N_("you returned a range object, not a list. Make it one: list(range(vocab_size))."),
     "first_input_only": N_("untied, you listed only the row of the first token. Every position but the last is an "
                         "input and is looked up: the rows are those of all of ids[:-1]."),

@@ -61,7 +61,8 @@ def bag_models(W, ids) -> dict:
             "first_token_only": per_token[:, 0], "last_position_dropped": per_token[:, :-1].sum(dim=1),
             "first_position_dropped": per_token[:, 1:].sum(dim=1), "max_pooled": per_token.amax(dim=1),
             "scaled_by_sqrt_t": bags / ids.shape[1] ** 0.5, "divided_by_batch": bags / ids.shape[0],
-            "counts_not_multiplied": counts, "whole_batch_per_row": bags.sum(dim=0).expand_as(bags)}
+            "counts_not_multiplied": counts, "whole_batch_per_row": bags.sum(dim=0).expand_as(bags),
+            "unit_rows": counts @ F.normalize(W, dim=1)}
 
 
 def step_models(W, ids, lr) -> dict:
@@ -80,6 +81,8 @@ def step_models(W, ids, lr) -> dict:
         models["max_over_sequences"] = W - lr * F.one_hot(ids, W.shape[0]).sum(dim=1).amax(dim=0).to(
             W.dtype).unsqueeze(1)
         models["first_sequence_only"] = W - lr * torch.bincount(ids[0], minlength=W.shape[0]).to(W.dtype).unsqueeze(1)
+        models["distinct_per_sequence"] = W - lr * F.one_hot(ids, W.shape[0]).amax(dim=1).sum(dim=0).to(
+            W.dtype).unsqueeze(1)
     return models
 
 
@@ -120,7 +123,8 @@ ROWS_UNTIED = {"last_input_only": lambda ids, size: [ids[-2]], "first_input_only
                "targets_minus_inputs": lambda ids, size: sorted(set(ids[1:]) - set(ids[:-1])),
                "middle_only": lambda ids, size: sorted(set(ids[1:-1]))}
 ROWS_TIED = {"row_zero_missed": lambda ids, size: list(range(1, size)),
-             "one_row_too_few": lambda ids, size: list(range(size - 1))}
+             "one_row_too_few": lambda ids, size: list(range(size - 1)),
+             "up_to_largest_id": lambda ids, size: list(range(max(ids) + 1))}
 
 
 def rows_mistake(answer, cases: list, got, ids: list, vocab_size: int, tie: bool) -> str | None:

@@ -120,6 +120,10 @@ def bag_of_float32_counts(W, ids):
     return F.one_hot(ids, W.shape[0]).sum(dim=1).float() @ W       # W float64 in the last case: no product
 
 
+def bag_of_unit_rows(W, ids):
+    return F.one_hot(ids, W.shape[0]).sum(dim=1).to(W.dtype) @ F.normalize(W, dim=1)
+
+
 def bag_by_indexing(W, ids):
     return W[ids].sum(dim=1)
 
@@ -243,6 +247,12 @@ def step_averaged_over_positions(W, ids, lr):
 
 def step_without_flatten(W, ids, lr):
     return W - lr * torch.bincount(ids, minlength=W.shape[0]).to(W.dtype).unsqueeze(1)
+
+
+def step_once_per_sequence(W, ids, lr):
+    rows = ids if ids.dim() == 2 else ids[None]
+    counts = sum(torch.bincount(row.unique(), minlength=W.shape[0]) for row in rows)
+    return W - lr * counts.to(W.dtype).unsqueeze(1)
 
 
 def step_by_backward(W, ids, lr):
@@ -377,7 +387,7 @@ WRONG = {
                       "first_token_only": bag_of_the_first_token, "last_position_dropped": bag_of_the_inputs,
                       "first_position_dropped": bag_of_the_targets, "max_pooled": bag_max_pooled,
                       "scaled_by_sqrt_t": bag_over_sqrt_length, "divided_by_batch": bag_over_the_batch_size,
-                      "counts_not_multiplied": bag_of_counts_only, "float32_counts": bag_of_float32_counts, "whole_batch_per_row": bag_of_the_batch_in_every_row},
+                      "counts_not_multiplied": bag_of_counts_only, "unit_rows": bag_of_unit_rows, "float32_counts": bag_of_float32_counts, "whole_batch_per_row": bag_of_the_batch_in_every_row},
     "sgd_step_on_lookup": {"overwrite": step_overwrites_repeats, "ascent": step_ascends, "update_only": step_only,
                            "no_minlength": step_without_minlength, "counts_not_column": step_counts_as_a_row,
                            "count_times_width": step_times_the_width, "every_row_moves": step_of_every_row,
@@ -387,7 +397,8 @@ WRONG = {
                            "mean_over_positions": step_averaged_over_positions, "lr_squared": step_with_lr_twice,
                            "no_lr": step_without_lr, "rows_set": step_sets_the_rows,
                            "last_position_only": step_of_the_last_positions,
-                           "first_sequence_only": step_of_the_first_sequence, "not_flattened": step_without_flatten},
+                           "first_sequence_only": step_of_the_first_sequence, "not_flattened": step_without_flatten,
+                           "distinct_per_sequence": step_once_per_sequence},
     "rows_reached": {"targets_as_inputs": rows_with_the_targets,
                      "head_only_targets": rows_of_inputs_and_targets_when_tied,
                      "tie_ignored": rows_ignoring_the_tie, "dropped_last_value": rows_without_the_last_token,
@@ -397,7 +408,8 @@ WRONG = {
                      "last_input_only": rows_of_the_last_input, "first_input_only": rows_of_the_first_input,
                      "none_untied": rows_none_untied, "targets_minus_inputs": rows_of_the_targets_only,
                      "middle_only": rows_of_the_middle, "row_zero_missed": rows_from_one_when_tied,
-                     "one_row_too_few": rows_but_the_last_when_tied, "range_not_list": rows_as_a_range_when_tied},
+                     "one_row_too_few": rows_but_the_last_when_tied, "range_not_list": rows_as_a_range_when_tied,
+                     "up_to_largest_id": rows_up_to_the_largest_id_when_tied},
 }
 
 # More answers that make a named mistake (the check must give them the same diagnosis as WRONG's).
@@ -410,7 +422,7 @@ ALSO = {
 CAUGHT = {
     "bag_of_tokens": [bag_over_the_batch, bag_of_the_whole_batch],
     "sgd_step_on_lookup": [step_with_the_lessons_V],
-    "rows_reached": [rows_up_to_the_largest_id_when_tied, rows_of_the_targets_when_tied],
+    "rows_reached": [rows_of_the_targets_when_tied],
 }
 
 SHORTCUTS = {
