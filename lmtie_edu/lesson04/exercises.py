@@ -103,7 +103,8 @@ def saved_shares(answer, solution):
         as_untied = _matches(runs[True][2], (saving / (tied_total - saving), saving / tied_total))
         as_tied = _matches(runs[False][2], (saving / runs[False][1], saving / (runs[False][1] + saving)))
         by_value = {"swapped": [expected[::-1]], "percent": [(100 * expected[0], 100 * expected[1])],
-                    "rounded": [(round(expected[0], n), round(expected[1], n)) for n in range(1, 5)],
+                    "rounded": [(cut(expected[0] * 10**n) / 10**n, cut(expected[1] * 10**n) / 10**n)
+                                for n in range(1, 5) for cut in (round, math.floor, math.ceil)],
                     "two_matrices": [(2 * expected[0], 2 * expected[1])],
                     "complement": [(1 - expected[0], 1 - expected[1])],
                     "untied_saves_nothing": [(0, 0)] if wrong == [False] else [],
@@ -261,7 +262,8 @@ def vocab_for_share(answer, solution):
         float_overshoot = math.ceil(bound) == expected + 1  # a whole bound a hair above itself in floating point
         wrong = {"float_bound": [expected + 1] if float_overshoot else [],
                  "rounds_down": [expected - 1, math.floor(bound)],
-                 "one_too_many": [] if float_overshoot else [expected + 1],
+                 "one_too_many": [expected + 1] if not float_overshoot and math.isclose(bound, expected) else [],
+                 "one_past_the_bound": [] if float_overshoot or math.isclose(bound, expected) else [expected + 1],
                  "untied_total": [math.ceil(share * non_vocab / (d * (1 - 2 * share)))],
                  "non_vocab_denominator": [math.ceil(non_vocab_bound), math.floor(non_vocab_bound),
                                            round(non_vocab_bound)],
@@ -270,7 +272,7 @@ def vocab_for_share(answer, solution):
                  "inverted_fraction": _around((1 - share) * non_vocab / (share * d)),
                  **{key: _around(bound) for key, bound in vocab_models(share, d, non_vocab).items()}}
         mistake = next((key for key, values in wrong.items() if got in values), None)
-        if mistake in mistake_texts.VOCAB and not always_around(answer, mistake):
+        if mistake in vocab_models(share, d, non_vocab) and not always_around(answer, mistake):
             mistake = None
         if mistake is None and padded(answer, solution):
             mistake = "padded"

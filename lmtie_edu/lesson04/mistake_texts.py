@@ -15,6 +15,9 @@ SHARES = {
 }
 
 CONFIG = {
+    "projection_biases": N_("you counted biases in the attention projections (Q, K, V, and perhaps the output). "
+                         "Llama-style projections have weights only, no bias (the config's attention_bias is "
+                         "false by default)."),
     "rounded_share": N_("you rounded the share. Return it as computed, unrounded: rounding is for printing it."),
     "tie_missed": N_("this model ties (its config says tie_word_embeddings: true), but you returned (0, 0.0), as "
                   "for a model that does not. Read the flag as the boolean it is, config.get(\"tie_word_embeddings\", "
@@ -33,6 +36,8 @@ CONFIG = {
 }
 
 VOCAB = {
+    "one_past_the_bound": N_("your V is one too large: V − 1 already reaches the share. The smallest whole number "
+                          "at least as large as the bound is math.ceil(bound); one more overshoots."),
     "sign_slip": N_("your bound has (1 + share) where (1 − share) belongs: from V·d ≥ share·(N + V·d), moving "
                  "share·V·d to the left gives V·d·(1 − share) ≥ share·N."),
     "share_dropped": N_("your bound lost the share in its numerator: N / (d·(1 − share)). From "

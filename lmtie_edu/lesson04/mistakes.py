@@ -65,7 +65,8 @@ def config_totals(config, solution) -> dict:
             "one_norm_per_layer": [_llama_total(config, layer_norms=1)],
             "no_norms": [_llama_total(config, layer_norms=0) - d],
             "one_layer_short": [total - (total - V * d - d) / layers],
-            "percent": [total / 100]}
+            "percent": [total / 100],
+            "projection_biases": [total + layers * (d + 2 * d_kv), total + layers * (2 * d + 2 * d_kv)]}
 
 
 def untied_share(got, config, solution) -> bool:

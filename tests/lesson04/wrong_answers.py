@@ -228,6 +228,15 @@ def saving_comparing_the_flag_with_text(config):
     return 0, 0.0
 
 
+def saving_with_projection_biases(config):
+    if not config.get("tie_word_embeddings", False):
+        return 0, 0.0
+    V, d, d_ff, layers = (config[k] for k in ("vocab_size", "hidden_size", "intermediate_size", "num_hidden_layers"))
+    d_kv = d // config["num_attention_heads"] * config["num_key_value_heads"]
+    per_layer = 2 * d * d + 2 * d * d_kv + 3 * d * d_ff + 2 * d + (d + 2 * d_kv)   # Q, K and V biases
+    return V * d, V * d / (V * d + layers * per_layer + d)
+
+
 def saving_indexing_the_flag(config):
     if not config["tie_word_embeddings"]:
         return 0, 0.0
@@ -330,6 +339,10 @@ def vocab_times_the_width(share, d_model, non_vocab):
     return math.ceil(share * non_vocab * d_model / (1 - share))
 
 
+def vocab_ceil_plus_one(share, d_model, non_vocab):
+    return math.ceil(share * non_vocab / (d_model * (1 - share))) + 1
+
+
 def vocab_as_float(share, d_model, non_vocab):
     return float(solutions.vocab_for_share(share, d_model, non_vocab))
 
@@ -363,14 +376,15 @@ WRONG = {
                            "one_norm_per_layer": saving_with_one_norm_per_layer, "no_norms": saving_without_any_norm,
                            "one_layer_short": saving_one_layer_short, "percent": saving_in_percent,
                            "untied_share_not_zero": saving_with_a_share_when_untied,
-                           "rounded_share": saving_with_a_rounded_share, "tie_missed": saving_comparing_the_flag_with_text},
+                           "rounded_share": saving_with_a_rounded_share, "tie_missed": saving_comparing_the_flag_with_text,
+                           "projection_biases": saving_with_projection_biases},
     "vocab_for_share": {"rounds_down": vocab_rounded_down, "one_too_many": vocab_plus_one,
                         "untied_total": vocab_for_untied_share, "non_vocab_denominator": vocab_for_non_vocab_share,
                         "parameters_not_tokens": vocab_in_parameters, "d_dropped_in_total": vocab_without_d_in_total,
                         "inverted_fraction": vocab_of_inverted_fraction, "float_bound": vocab_ceil_of_the_float_bound,
                         "padded": vocab_padded_to_64, "sign_slip": vocab_with_sign_slip,
                         "share_dropped": vocab_without_the_share_on_top, "d_in_numerator": vocab_times_the_width,
-                        "precedence_slip": vocab_with_precedence_slip},
+                        "precedence_slip": vocab_with_precedence_slip, "one_past_the_bound": vocab_ceil_plus_one},
 }
 
 CAUGHT = {
