@@ -66,6 +66,7 @@ def bag_models(W, ids) -> dict:
 
 
 def step_models(W, ids, lr) -> dict:
+    """W after one step as each mistake takes it (those about sequences only for a batch of them)."""
     counts = torch.bincount(ids.flatten(), minlength=W.shape[0]).to(W.dtype).unsqueeze(1)
     unique, times = ids.flatten().unique(return_counts=True)
     first_rows = torch.zeros_like(W)
@@ -77,7 +78,7 @@ def step_models(W, ids, lr) -> dict:
               "mean_over_all_lookups": W - lr * counts / ids.numel(), "mean_over_positions": W - lr * counts / ids.shape[-1],
               "lr_squared": W - lr * lr * counts, "no_lr": W - counts, "rows_set": torch.where(looked_up, -lr, W),
               "last_position_only": W - lr * last}
-    if ids.dim() == 2:                                          # one count per sequence, the largest of them
+    if ids.dim() == 2:                                          # a batch of sequences
         models["max_over_sequences"] = W - lr * F.one_hot(ids, W.shape[0]).sum(dim=1).amax(dim=0).to(
             W.dtype).unsqueeze(1)
         models["first_sequence_only"] = W - lr * torch.bincount(ids[0], minlength=W.shape[0]).to(W.dtype).unsqueeze(1)
