@@ -114,7 +114,7 @@ def head_gradient(answer, solution):
                 softmax_of_one_logit=torch.outer(1 - y, h), target_row_for_h=torch.outer(p - y, W_out[target]),
                 **head_models(h, W_out, target)))
         except Mismatch as wrong:
-            on_every_case(wrong, head_models, cases, answer)
+            on_every_case(wrong, head_models, cases, answer, got, (h, W_out, target))
             raise
     return len(cases)
 
@@ -186,7 +186,7 @@ def lookup_gradient(answer, solution):
                 rows_by_position=by_positions(len(ids), upstream, vocab_size, solution),
                 shifted_by_one=solution(ids[1:], upstream[:-1], vocab_size), **lookup_models(ids, upstream, vocab_size)))
         except Mismatch as wrong:
-            on_every_case(wrong, lookup_models, cases, answer)
+            on_every_case(wrong, lookup_models, cases, answer, got, (ids, upstream, vocab_size))
             raise
     return len(cases)
 

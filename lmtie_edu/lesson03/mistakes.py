@@ -114,20 +114,26 @@ def _close(got, value) -> bool:
             and bool(torch.allclose(got.detach().double(), value.double(), atol=1e-5, rtol=1e-5)))
 
 
-def on_every_case(error: Mismatch, models: Callable, cases: list, answer) -> None:
-    """Keep the mistake ``error`` names only if the answer gives what ``models(*case)`` says that mistake gives on
-    every case where the mistake differs from the right answer (one case alone can fit another mistake)."""
-    if error.mistake is None or error.mistake not in models(*cases[0]):
-        return
+def on_every_case(error: Mismatch, models: Callable, cases: list, answer, got, case) -> None:
+    """Name, among the mistakes of ``models(*case)`` whose value ``got`` is, the first one whose value the answer
+    gives on every case (one case alone can fit another mistake too)."""
+    here = models(*case)
+    if error.mistake is not None and error.mistake not in here:
+        return                                  # a mistake of the check's own list, found on this case
+    error.mistake = next((key for key, value in here.items() if _close(torch.as_tensor(got), value)
+                          and _on_all(key, models, cases, answer)), None)
+
+
+def _on_all(key: str, models: Callable, cases: list, answer) -> bool:
     for case in cases:
         try:
             with forbid_autograd():
                 got = answer(*(value.clone() if isinstance(value, torch.Tensor) else value for value in case))
         except LearnerCrash:
             got = None
-        if not _close(got, models(*case)[error.mistake]):
-            error.mistake = None
-            return
+        if not _close(got, models(*case)[key]):
+            return False
+    return True
 
 
 def starved_models(inputs, targets, vocab_size) -> dict:
