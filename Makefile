@@ -86,7 +86,7 @@ $(LAB_STAMP): requirements-torch-cpu.txt requirements.txt constraints.txt pyproj
 
 $(TEST_STAMP): $(LAB_STAMP) requirements-test.txt | python-check
 	$(PY) -m pip install --quiet -r requirements-test.txt
-	$(PY) -m tools.lean_server >/dev/null  # notebook 7 (the browser test's) brings rfc3987-syntax back
+	$(PY) -m delivery.lean_server >/dev/null  # notebook 7 (the browser test's) brings rfc3987-syntax back
 	touch $@
 
 # Matplotlib builds its font cache on first use and says so on stderr: do it here, not in a lesson.
@@ -96,13 +96,13 @@ $(MPL_READY): $(LAB_STAMP)
 	$(PY) -c "import matplotlib.pyplot" && touch $@
 
 lab: $(LAB_STAMP) $(MPL_READY)
-	@$(PY) -m tools.quiet_lab >/dev/null  # no "Jupyter news?" prompt, no update check (settings in the venv)
+	@$(PY) -m delivery.quiet_lab >/dev/null  # no "Jupyter news?" prompt, no update check (settings in the venv)
 	@echo "Starting JupyterLab; open the URL with the token printed below."
 	$(VENV)/bin/jupyter lab --notebook-dir=notebooks --port=$(PORT) --no-browser --ServerApp.port_retries=50 \
 		$(if $(filter 0,$(shell id -u)),--allow-root,)
 
 lint: $(TEST_STAMP)
-	$(VENV)/bin/ruff check lmtie_edu tests tools notebooks
+	$(VENV)/bin/ruff check lmtie_edu tests tools delivery notebooks
 
 # The whole suite: the lesson suite, then the integration suites (each prints its time).
 test: $(TEST_STAMP)
@@ -136,7 +136,7 @@ test-unit test-fast: $(TEST_STAMP)
 # The browser test drives JupyterLab in Debian's Chromium (tests/platform/browser): what only a browser shows
 # (widgets render, toggles redraw, a question is answered), not the outputs (nbval compares those). Without a
 # Chromium it skips with a loud reason, or fails when LMTIE_REQUIRE_BROWSER is set (.ci/run sets it and
-# installs Chromium first; locally: tools/install-chromium.sh). Screenshots land in
+# installs Chromium first; locally: delivery/install-chromium.sh). Screenshots land in
 # tests/platform/browser/screenshots/.
 test-browser: $(TEST_STAMP) $(MPL_READY)
 	$(call timed,make test-browser,$(PY) -m pytest -q -rs -m browser tests/platform/browser)
@@ -158,8 +158,8 @@ bench-browser: $(TEST_STAMP) $(MPL_READY)
 clean-venv:
 	rm -rf $(VENV)
 
-include integration.mk
-include release.mk
-include ci.mk
-include hub.mk
+include delivery/integration.mk
+include delivery/release.mk
+include delivery/ci.mk
+include delivery/hub.mk
 include zh.mk

@@ -8,7 +8,7 @@ gets exactly what a Linux or macOS learner gets:
 3. unless ``.venv`` was installed after the last change to a requirements file: torch's CPU build first
    (``requirements-torch-cpu.txt``, ``--no-deps``: on Linux and Windows PyPI's torch is a CUDA build), then
    ``requirements.txt`` (the exact pins and this package, editable), then a quieter, leaner JupyterLab
-   (tools/quiet_lab.py, tools/lean_server.py) and matplotlib's font cache;
+   (delivery/quiet_lab.py, delivery/lean_server.py) and matplotlib's font cache;
 4. ``lab`` only: JupyterLab on ``notebooks/`` (open the URL it prints).
 
     python -m tools.course_env lab                 # Windows: py -3.12 -m tools.course_env lab
@@ -57,8 +57,8 @@ def install_steps(python: Path) -> list[list[str]]:
         [py, "-m", "pip", "install", "--quiet", "--upgrade", "pip"],
         [py, "-m", "pip", "install", "--quiet", "--no-deps", "-r", "requirements-torch-cpu.txt"],  # CPU torch first
         [py, "-m", "pip", "install", "--quiet", "-r", "requirements.txt"],
-        [py, "-m", "tools.lean_server"],
-        [py, "-m", "tools.quiet_lab"],
+        [py, "-m", "delivery.lean_server"],
+        [py, "-m", "delivery.quiet_lab"],
         [py, "-c", "import matplotlib.pyplot"],  # the font cache, built now rather than in a lesson
     ]
 

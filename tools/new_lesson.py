@@ -195,7 +195,7 @@ def new_lesson(number: str, slug: str, title: str, title_zh: str) -> list[Path]:
     next_cell = link_from_previous(previous, values)
     written += [lesson.notebook, MANIFEST, previous.notebook, *(REPO / name for name in ROWS), REPO / ZH_GUIDE]
     print("written:", ", ".join(str(path.relative_to(REPO)) for path in written), flush=True)
-    run("-m", "tools.colab", str(lesson.notebook.relative_to(REPO)))
+    run("-m", "delivery.colab", str(lesson.notebook.relative_to(REPO)))
     run("-m", "tools.execute_notebooks", str(lesson.notebook.relative_to(REPO)))
     run("-m", "tools.study_time", "--write")
     values["minutes"] = set_frame_minutes(lesson.notebook)

@@ -28,7 +28,7 @@ from tools.course import notebooks
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "lmtie_edu"
 # What a learner skips: set-up, plotting, widgets, progress, checks, data loading, timing.
-COLAB_SETUP = "# Google Colab only:"  # the install cell tools/colab.py stamps: not the lesson's code
+COLAB_SETUP = "# Google Colab only:"  # the install cell delivery/colab.py stamps: not the lesson's code
 PLUMBING = {"shared.notebook", "shared.progress", "shared.validation", "shared.seeding", "shared.toy_corpus",
             "shared.news_corpus", "lesson06.corpus"}
 

@@ -3,7 +3,7 @@
 Not the ``ex`` the student's cells could have rebound: :func:`grade` takes the checker from the package's own
 module, first making sure that no module of the package was replaced or patched from the student's cells
 (it fails loudly, scoring 0, when one was). It runs in the student's kernel, so it cannot be the last word:
-the marks are decided afterwards by ``python -m tools.grade_submissions``, which runs the answers in a process
+the marks are decided afterwards by ``python -m delivery.grade_submissions``, which runs the answers in a process
 apart (:mod:`lmtie_edu.kit.answer_process`); what each can and cannot see is said in the instructor guide.
 """
 

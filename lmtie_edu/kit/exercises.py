@@ -108,7 +108,7 @@ def exercise(solution: Callable, *, hints: list[str] | tuple[str, ...], mistakes
     ``Mismatch(..., mistake=key)`` (or ``expect_close(..., wrong={key: value})``) when it recognises one.
     ``on_error(error)`` may name the mistake behind a crash of the learner's code. ``computed_by``: the lesson's
     own functions (``"lmtie_edu.lessonNN.module.function"``) that compute the answer; a graded answer runs where
-    they are withheld (``tools/graded_package.py --answers``).
+    they are withheld (``delivery/graded_package.py --answers``).
     """
     hints, mistakes = list(hints), dict(mistakes or {})
     if not hints or not all(isinstance(h, str) and h for h in hints):

@@ -2,13 +2,13 @@
 student's cells left in the kernel.
 
 *Withheld solutions.* A graded environment (the nbgrader release on a hub, built with
-``python -m tools.graded_package``) installs the package with every ``lessonNN/solutions.py`` replaced by a stub
+``python -m delivery.graded_package``) installs the package with every ``lessonNN/solutions.py`` replaced by a stub
 that holds no code: its attributes are :func:`withheld` placeholders. A check then cannot compare (it says the
 lab is graded when submitted) and ``ex.hint`` never shows a worked answer. ``LMTIE_GRADED=1`` in the
 environment also withholds the worked answer where the solutions happen to be installed.
 
 *Grading*: :mod:`lmtie_edu.kit.autograde`'s ``grade`` is what the locked cells of a graded lab call in the
-student's kernel; the marks come from ``tools/grade_submissions.py``, which runs the answers in a process of their
+student's kernel; the marks come from ``delivery/grade_submissions.py``, which runs the answers in a process of their
 own (:mod:`lmtie_edu.kit.answer_process`).
 """
 
@@ -54,7 +54,7 @@ def is_withheld(solution) -> bool:
     return getattr(solution, "withheld", False)
 
 
-GRADED_MARKER = PACKAGE_DIR / "GRADED"  # written by tools/graded_package.py into a graded copy of the package
+GRADED_MARKER = PACKAGE_DIR / "GRADED"  # written by delivery/graded_package.py into a graded copy of the package
 
 
 def graded_mode() -> bool:

@@ -31,7 +31,7 @@ def test_torch_cpu_build_is_installed_first_and_alone():
     steps = [" ".join(step[1:]) for step in course_env.install_steps(Path("py"))]
     torch = steps.index("-m pip install --quiet --no-deps -r requirements-torch-cpu.txt")
     assert torch < steps.index("-m pip install --quiet -r requirements.txt")
-    assert "-m tools.lean_server" in steps and "-m tools.quiet_lab" in steps
+    assert "-m delivery.lean_server" in steps and "-m delivery.quiet_lab" in steps
 
 
 def test_make_lab_installs_through_it():

@@ -77,7 +77,7 @@ COLAB_SETUP_MARKER = "# Google Colab only:"
 
 
 def lesson_code_cells(nb):
-    """The lesson's own code cells: all but the Colab set-up cell that tools/colab.py stamps first."""
+    """The lesson's own code cells: all but the Colab set-up cell that delivery/colab.py stamps first."""
     return [cell for cell in code_cells(nb) if not "".join(cell["source"]).startswith(COLAB_SETUP_MARKER)]
 
 
@@ -92,7 +92,7 @@ def test_colab_setup_cell_and_badges_are_stamped(notebook):
     path, nb = notebook
     first = nb["cells"][0]
     assert first["cell_type"] == "code" and "".join(first["source"]).startswith(COLAB_SETUP_MARKER), (
-        f"{path.name}: no Colab set-up cell first (run `python -m tools.colab`)")
+        f"{path.name}: no Colab set-up cell first (run `python -m delivery.colab`)")
     assert first["outputs"] == [], f"{path.name}: the Colab set-up cell printed something outside Colab"
     assert "colab.research.google.com/assets/colab-badge.svg" in "".join(nb["cells"][2]["source"])
 
@@ -102,7 +102,7 @@ def test_colab_stamp_is_current():
     import sys
 
     root = Path(__file__).resolve().parents[2]
-    done = subprocess.run([sys.executable, "-m", "tools.colab", "--check"], cwd=root, capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "delivery.colab", "--check"], cwd=root, capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
 
@@ -264,7 +264,7 @@ def _shows_figure(cell) -> bool:
 
 def test_every_figure_has_a_visible_caption(notebook):
     """JupyterLab reads no alt metadata (jupyter/enhancement-proposals#120 is open); a caption every reader sees
-    is the text alternative, and the site copies it into the image's alt (tools/site/alt_text.py)."""
+    is the text alternative, and the site copies it into the image's alt (delivery/site/alt_text.py)."""
     path, nb = notebook
     missing = []
     for index, cell in enumerate(nb["cells"]):

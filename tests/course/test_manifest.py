@@ -53,12 +53,13 @@ LESSON_LIST = re.compile(r"""\[0-9\]\[0-9\]_|\[0-9\]\*\.ipynb|lesson\[0-9\]|\{?[
 # Files that may match it, and why: the reader itself, this test, tests of the tools that take a path pattern
 # from a git tree of another ref (the students' branch, written from a tag whose lessons may differ), and
 # recorded measurements (study time clocks, keyed by the lessons that existed at their commit).
-NOT_A_LIST_OF_THE_LESSONS = {"tools/course.py", "tests/course/test_manifest.py", "tools/student_branch.py",
+NOT_A_LIST_OF_THE_LESSONS = {"tools/course.py", "tests/course/test_manifest.py", "delivery/student_branch.py",
                              "tools/study_time.py"}
 
 
 def test_no_tool_test_or_make_rule_lists_the_lessons_itself():
-    places = [*REPO.glob("tools/**/*.py"), *REPO.glob("tests/**/*.py"), *REPO.glob("*.mk"), REPO / "Makefile",
+    places = [*REPO.glob("tools/**/*.py"), *REPO.glob("delivery/**/*.py"), *REPO.glob("tests/**/*.py"),
+              *REPO.glob("delivery/*.mk"), REPO / "Makefile",
               *REPO.glob(".github/workflows/*.yml")]
     listing = sorted(str(path.relative_to(REPO)) for path in places
                      if str(path.relative_to(REPO)) not in NOT_A_LIST_OF_THE_LESSONS

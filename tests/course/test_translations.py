@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from tools import colab, zh
+from delivery import colab
+from tools import zh
 from tools.i18n import catalogue, code_cells, edition, package, pofile
 from tools.i18n.errors import TranslationError
 

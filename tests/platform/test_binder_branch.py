@@ -1,12 +1,12 @@
-"""Binder's environment branch (tools/binder_branch.py) and the launch link that pulls the lessons into it."""
+"""Binder's environment branch (delivery/binder_branch.py) and the launch link that pulls the lessons into it."""
 
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import yaml
 
-from tools import colab
-from tools.binder_branch import branch_for, environment_commit, main, write_branch
+from delivery import colab
+from delivery.binder_branch import branch_for, environment_commit, main, write_branch
 
 from .conftest import AUTHOR, REPO, commit_change, git
 
@@ -21,7 +21,7 @@ def test_the_branch_holds_the_environment_and_no_lesson(clone):
     assert write_branch("course", "binder-course", repo=clone, author=AUTHOR)
     files = git(clone, "ls-tree", "-r", "--name-only", "binder-course").split()
     assert files == ["LICENSE", "README.md", "binder/constraints.txt", "binder/postBuild", "binder/requirements.txt",
-                     "binder/runtime.txt", "tools/lean_server.py", "tools/quiet_lab.py"]
+                     "binder/runtime.txt", "delivery/lean_server.py", "delivery/quiet_lab.py"]
     assert "100755 blob" in git(clone, "ls-tree", "binder-course", "binder/postBuild")
     requirements = git(clone, "show", "binder-course:binder/requirements.txt")
     course_pins = pins(git(clone, "show", "course:requirements.txt"))
@@ -31,7 +31,7 @@ def test_the_branch_holds_the_environment_and_no_lesson(clone):
     assert "--extra-index-url https://download.pytorch.org/whl/cpu" in requirements.splitlines()
     assert git(clone, "show", "binder-course:binder/constraints.txt") == git(clone, "show", "course:constraints.txt")
     post_build = git(clone, "show", "binder-course:binder/postBuild")
-    assert "python tools/quiet_lab.py" in post_build and "python tools/lean_server.py" in post_build
+    assert "python delivery/quiet_lab.py" in post_build and "python delivery/lean_server.py" in post_build
 
 
 def test_a_lesson_change_keeps_the_image_and_a_package_change_rebuilds_it(clone, tmp_path):
@@ -67,5 +67,5 @@ def test_main_and_each_tag_publish_both_branches():
     for name, ref in (("lessons", "main"), ("release", '"$TAG"')):
         text = (REPO / ".github" / "workflows" / f"{name}.yml").read_text(encoding="utf-8")
         yaml.safe_load(text)
-        assert f"python -m tools.binder_branch --ref {ref}" in text
-        assert f"python -m tools.student_branch --ref {ref}" in text
+        assert f"python -m delivery.binder_branch --ref {ref}" in text
+        assert f"python -m delivery.student_branch --ref {ref}" in text

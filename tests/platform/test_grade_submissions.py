@@ -1,6 +1,6 @@
-"""The grading step over submitted notebooks (tools/grade_submissions.py), without nbgrader: what it takes from a
+"""The grading step over submitted notebooks (delivery/grade_submissions.py), without nbgrader: what it takes from a
 submission, what from the instructor's source, and the marks it gives. ``make test-nbgrader`` runs it with
-nbgrader itself (tools/graded_labs.py for every lesson, tools/graded_term.py through a term)."""
+nbgrader itself (delivery/graded_labs.py for every lesson, delivery/graded_term.py through a term)."""
 
 import contextlib
 import copy
@@ -10,9 +10,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from delivery import graded_labs, graded_package
+from delivery.grade_submissions import answer_cells, grade_notebook, preamble
 from lmtie_edu.kit.answer_process import AnswerProcess
-from tools import graded_labs, graded_package
-from tools.grade_submissions import answer_cells, grade_notebook, preamble
 
 REPO = Path(__file__).resolve().parents[2]
 

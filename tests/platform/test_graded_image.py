@@ -47,8 +47,8 @@ def build_like_the_dockerfile(context: Path, image: Path, dockerignore: bool) ->
                                          else Path(path.name) if destination.endswith("/") else Path())
                         into.parent.mkdir(parents=True, exist_ok=True)
                         shutil.copy(path, into)
-    assert "python -m tools.graded_package /opt/lmtie_edu" in DOCKERFILE.read_text()
-    done = subprocess.run([sys.executable, "-m", "tools.graded_package", str(image / "opt" / "lmtie_edu")],
+    assert "python -m delivery.graded_package /opt/lmtie_edu" in DOCKERFILE.read_text()
+    done = subprocess.run([sys.executable, "-m", "delivery.graded_package", str(image / "opt" / "lmtie_edu")],
                           cwd=image / "opt" / "lmtie_edu", capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
 
@@ -75,5 +75,5 @@ def test_the_graded_image_holds_no_solution_bytecode(tmp_path, dockerignore):
 def test_dockerignore_keeps_bytecode_out_of_the_context_and_the_package_in():
     assert ignored("lmtie_edu/lesson01/__pycache__/solutions.cpython-311.pyc")
     assert ignored("lmtie_edu/kit/x.pyc") and ignored(".venv/bin/python")
-    assert not ignored("lmtie_edu/lesson01/solutions.py") and not ignored("tools/graded_package.py")
+    assert not ignored("lmtie_edu/lesson01/solutions.py") and not ignored("delivery/graded_package.py")
     assert not ignored("requirements.txt") and not ignored("deploy/jupyterhub/requirements.txt")

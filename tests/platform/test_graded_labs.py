@@ -1,4 +1,4 @@
-"""tools/graded_labs.py: the nbgrader source notebooks it writes (nbgrader itself grades them in
+"""delivery/graded_labs.py: the nbgrader source notebooks it writes (nbgrader itself grades them in
 `make test-nbgrader`; here, without nbgrader, the structure it relies on)."""
 
 import ast
@@ -8,7 +8,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from tools import graded_labs
+from delivery import graded_labs
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -58,7 +58,7 @@ def test_a_check_cell_without_a_check_call_is_refused(tmp_path):
 
 def _term_folder(tmp_path, rows, feedback=("alice", "bob", "carol", "mallory"), fetched_score="3.0 / 3.0",
                  mallory_feedback="❌ rows_reached: your code raised SolutionWithheld: rows_reached"):
-    from tools.graded_term import ASSIGNMENT
+    from delivery.graded_term import ASSIGNMENT
 
     course = tmp_path / "course"
     course.mkdir()
@@ -76,14 +76,14 @@ def _term_folder(tmp_path, rows, feedback=("alice", "bob", "carol", "mallory"), 
 
 
 def test_a_term_that_went_right_has_no_problem(tmp_path):
-    from tools.graded_term import problems
+    from delivery.graded_term import problems
 
     folder = _term_folder(tmp_path, [("alice", 3.0), ("bob", 0.0), ("carol", 3.0), ("mallory", 0.0)])
     assert problems(folder, "01_embedding_lookup.ipynb") == []
 
 
 def test_each_wrong_step_of_a_term_is_named(tmp_path):
-    from tools.graded_term import problems
+    from delivery.graded_term import problems
 
     folder = _term_folder(tmp_path, [("alice", 3.0), ("bob", 3.0), ("mallory", 3.0)],
                           feedback=("alice", "mallory"), fetched_score="0.0 / 3.0",

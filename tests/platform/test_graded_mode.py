@@ -1,6 +1,6 @@
 """A graded lab does not leak its solutions and cannot be fooled from the student's cells.
 
-- In a graded copy of the package (tools/graded_package.py), a student's kernel gets every hint tier of every
+- In a graded copy of the package (delivery/graded_package.py), a student's kernel gets every hint tier of every
   exercise without a worked answer, cannot import or print a reference solution, and a correct answer is
   told it is checked when submitted.
 - ``LMTIE_GRADED=1`` withholds the worked answer where the solutions are installed.
@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
+from delivery import graded_package
 from lmtie_edu.kit import autograde, feedback
 from lmtie_edu.kit.exercises import REGISTRY
-from tools import graded_package
 from tools.course import LESSONS as COURSE
 
 REPO = Path(__file__).resolve().parents[2]

@@ -1,8 +1,8 @@
-"""tools/install_check.py judges a resolution right: the CPU build chosen and kept, nothing from CUDA.
+"""delivery/install_check.py judges a resolution right: the CPU build chosen and kept, nothing from CUDA.
 
 The resolutions themselves need PyPI and run in `make test-install`; here, what the check makes of them."""
 
-from tools.install_check import problems
+from delivery.install_check import problems
 
 CPU_TORCH = [("torch", "2.13.0+cpu")]
 REST = [("numpy", "2.4.6"), ("torch", "2.13.0+cpu"), ("sympy", "1.14.0")]

@@ -1,4 +1,4 @@
-"""tools/lean_server.py: the learners' Jupyter server starts without rfc3987-syntax and without jupyter_lsp."""
+"""delivery/lean_server.py: the learners' Jupyter server starts without rfc3987-syntax and without jupyter_lsp."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-from tools import lean_server
+from delivery import lean_server
 
 
 def test_the_project_environment_is_lean():

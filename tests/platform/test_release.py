@@ -1,7 +1,7 @@
 """Releases for a term (issue 25): licence metadata, one version, CHANGELOG/CITATION, the stamp tool with a
 release tag and back, the nbgitpuller branch, the hub image's version label, the Intel-Mac refusal.
 
-The full build + fresh-venv lesson run is `make release-check` (tools/release_check.py); here a clean copy of
+The full build + fresh-venv lesson run is `make release-check` (delivery/release_check.py); here a clean copy of
 the project is built once with pip (its pinned build backend, in build isolation) and the log is read.
 """
 
@@ -20,7 +20,8 @@ import nbformat
 import pytest
 import yaml
 
-from tools import backup, colab, graded_package, release_check
+from delivery import colab, graded_package, release_check
+from tools import backup
 
 REPO = Path(__file__).resolve().parents[2]
 PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
@@ -152,7 +153,7 @@ def test_platform_check_refuses_an_intel_mac_in_one_line(tmp_path, system, machi
     (fake / "uname").write_text(f'#!/bin/sh\ncase "$1" in -s) echo {system};; -m) echo {machine};; esac\n')
     (fake / "uname").chmod(0o755)
     env = os.environ | {"PATH": f"{fake}{os.pathsep}{os.environ['PATH']}"}
-    result = subprocess.run(["make", "--no-print-directory", "-s", "-f", "release.mk", "platform-check"],
+    result = subprocess.run(["make", "--no-print-directory", "-s", "-f", "delivery/release.mk", "platform-check"],
                             cwd=REPO, env=env, capture_output=True, text=True)
     assert (result.returncode != 0) == refused, result.stdout + result.stderr
     if refused:

@@ -1,11 +1,11 @@
-"""The students' branch (tools/student_branch.py): every lesson, no solutions, a history nbgitpuller can merge."""
+"""The students' branch (delivery/student_branch.py): every lesson, no solutions, a history nbgitpuller can merge."""
 
 import subprocess
 
 import pytest
 
-from tools import colab
-from tools.student_branch import branch_for, main, write_branch
+from delivery import colab
+from delivery.student_branch import branch_for, main, write_branch
 
 from .conftest import AUTHOR, REPO, commit_change, git
 

@@ -83,10 +83,10 @@ def test_integration_installs_chromium_and_node_and_keeps_timings_and_screenshot
 def test_loose_ranges_installs_pyproject_ranges_not_the_pins():
     workflow = load("loose-ranges.yml")
     assert "make test-loose" in runs(workflow) and CPU_INDEX in runs(workflow)
-    recipe = (REPO / "ci.mk").read_text().split("\ntest-loose:", 1)[1]
+    recipe = (REPO / "delivery/ci.mk").read_text().split("\ntest-loose:", 1)[1]
     assert 'pip install --quiet -e ".[lessons]"' in recipe
     assert "constraints.txt" not in recipe and "-r requirements" not in recipe  # no pins
-    assert "--nbval-lax" in recipe and "01_embedding_lookup.ipynb" in (REPO / "ci.mk").read_text()
+    assert "--nbval-lax" in recipe and "01_embedding_lookup.ipynb" in (REPO / "delivery/ci.mk").read_text()
 
 
 def test_lowest_versions_installs_each_lower_bound_and_runs_every_lesson():
@@ -95,7 +95,7 @@ def test_lowest_versions_installs_each_lower_bound_and_runs_every_lesson():
     assert "make test-lowest" in runs(workflow) and CPU_INDEX in runs(workflow)
     assert uses(workflow)["actions/setup-python"]["with"]["python-version"] == "3.11"  # requires-python's lowest
     assert uses(workflow)["actions/upload-artifact"]["with"]["path"] == "build/lowest-freeze.txt"
-    ci = (REPO / "ci.mk").read_text()
+    ci = (REPO / "delivery/ci.mk").read_text()
     recipe = ci.split("\ntest-lowest:", 1)[1]
     assert 'pip install --quiet -e ".[lessons]" $$pins' in recipe and "--nbval-lax" in recipe
     assert "constraints.txt" not in recipe and "-r requirements" not in recipe  # no pins but the lower bounds
@@ -103,10 +103,10 @@ def test_lowest_versions_installs_each_lower_bound_and_runs_every_lesson():
 
 
 def test_lowest_pins_are_pyprojects_lower_bounds():
-    """The shell snippet of ci.mk's LOWEST_PINS, run here: one `name==X` per requirement, X its lower bound."""
+    """The shell snippet of delivery/ci.mk's LOWEST_PINS, run here: one `name==X` per requirement, X its lower bound."""
     import tomllib
 
-    ci = (REPO / "ci.mk").read_text()
+    ci = (REPO / "delivery/ci.mk").read_text()
     snippet = ci.split('LOWEST_PINS = $$($(LOWEST_PY) -c "', 1)[1].split('")', 1)[0]
     code = snippet.replace("\\\n\t", " ")  # make joins the continued lines
     pins = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True).stdout
@@ -119,7 +119,7 @@ def test_lowest_pins_are_pyprojects_lower_bounds():
 
 def test_every_supported_python_runs_the_lessons():
     """lessons.yml runs 3.11 on every push; python-versions.yml each newer Python requires-python admits."""
-    from tools.install_check import supported_pythons
+    from delivery.install_check import supported_pythons
 
     weekly = load("python-versions.yml")["jobs"]["lessons"]
     every_push = load("lessons.yml")["jobs"]["lessons"]
@@ -143,7 +143,7 @@ def test_a_tag_releases_the_wheel_the_students_branch_the_hub_context_and_the_si
     assert workflow["on"] == {"push": {"tags": ["v*"]}}
     text = runs(workflow)
     assert "make release-check" in text and "make pdf" in text            # wheel + sdist checked; site + PDFs
-    assert 'python -m tools.student_branch --ref "$TAG"' in text and 'git push origin "students/$TAG"' in text
+    assert 'python -m delivery.student_branch --ref "$TAG"' in text and 'git push origin "students/$TAG"' in text
     assert "git archive" in text and "hub-context" in text                  # the image's build context
     assert 'gh release create "$TAG" build/dist/*' in text
     assert uses(workflow)["actions/upload-pages-artifact"]["with"]["path"] == "build/site"

@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 import torch
 
+from delivery import graded_package
 from lmtie_edu.kit import exercises as kit_exercises
 from lmtie_edu.kit.answer_process import AnswerProcess
 from lmtie_edu.kit.exercises import HINTS_SHOWN, REGISTRY
-from tools import graded_package
 from tools.course import LESSONS as COURSE
 
 REPO = Path(__file__).resolve().parents[2]

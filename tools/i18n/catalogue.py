@@ -25,7 +25,7 @@ from .pofile import LOCALE, PROJECT, read_catalogue, render, without_format_flag
 REPO = Path(__file__).resolve().parents[2]
 ENGLISH_DIR = REPO / "notebooks"
 CATALOGUE_DIR = REPO / "translations" / "zh_CN"
-# tools/colab.py stamps this badge cell; it is rebuilt for the Chinese lesson, never translated.
+# delivery/colab.py stamps this badge cell; it is rebuilt for the Chinese lesson, never translated.
 BADGE_MARKER = "colab.research.google.com/assets/colab-badge.svg"
 
 

@@ -86,14 +86,14 @@ def relink(markdown: str) -> str:
 
 
 def chinese_badges(english: str, notebook_name: str) -> str:
-    """The badge cell of tools/colab.py with its two URLs moved to notebooks/zh_CN/<notebook>."""
-    result = english  # Colab's path as it is; Binder's nbgitpuller path encoded twice (tools.colab.binder_link)
+    """The badge cell of delivery/colab.py with its two URLs moved to notebooks/zh_CN/<notebook>."""
+    result = english  # Colab's path as it is; Binder's nbgitpuller path encoded twice (delivery.colab.binder_link)
     for old, new in ((f"/notebooks/{notebook_name}", f"/notebooks/zh_CN/{notebook_name}"),
                      (f"notebooks%252F{notebook_name}", f"notebooks%252Fzh_CN%252F{notebook_name}")):
         if result.count(old) != 1:
             raise TranslationError(
-                f"{notebook_name}: the badge cell should contain {old!r} exactly once (as tools/colab.py writes "
-                f"it); it contains it {result.count(old)} times. Re-stamp with `python -m tools.colab`.")
+                f"{notebook_name}: the badge cell should contain {old!r} exactly once (as delivery/colab.py writes "
+                f"it); it contains it {result.count(old)} times. Re-stamp with `python -m delivery.colab`.")
         result = result.replace(old, new)
     return result
 
@@ -165,7 +165,7 @@ def with_kept_outputs(chinese: dict, target: Path) -> tuple[dict, bool]:
 
 
 def render_notebook(notebook: dict) -> str:
-    # nbformat writes it exactly as tools/execute_notebooks.py and tools/colab.py write the English lessons.
+    # nbformat writes it exactly as tools/execute_notebooks.py and delivery/colab.py write the English lessons.
     return nbformat.writes(nbformat.from_dict(notebook)) + "\n"
 
 

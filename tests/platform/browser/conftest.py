@@ -79,7 +79,7 @@ def chromium_path() -> str:
     if path:
         return path
     reason = (f"BROWSER TEST NOT RUN: no Chromium found (looked for {', '.join(chromium_candidates())}). Install it with "
-              "`sudo apt-get install -y chromium` or `tools/install-chromium.sh`; CI (LMTIE_REQUIRE_BROWSER=1) "
+              "`sudo apt-get install -y chromium` or `delivery/install-chromium.sh`; CI (LMTIE_REQUIRE_BROWSER=1) "
               "fails here instead of skipping.")
     if os.environ.get("LMTIE_REQUIRE_BROWSER"):
         pytest.fail(reason.replace("BROWSER TEST NOT RUN: no", "LMTIE_REQUIRE_BROWSER is set but no"), pytrace=False)

@@ -19,9 +19,9 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from tools.lab.processes import die_with_parent, free_port
+from delivery.lab.processes import die_with_parent, free_port
 
-SETTINGS_DIR = Path(__file__).resolve().parents[3] / "tools" / "lab" / "jupyterlab-settings"
+SETTINGS_DIR = Path(__file__).resolve().parents[3] / "delivery" / "lab" / "jupyterlab-settings"
 START_TIMEOUT_SECONDS = 60
 STOP_TIMEOUT_SECONDS = 15
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from playwright.sync_api import Locator, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from tools.lab.scripts import (
+from delivery.lab.scripts import (
     ACTIVATE_JS,
     CLOSE_TAB_JS,
     IMAGE_DIGEST_JS,

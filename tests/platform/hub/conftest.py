@@ -20,7 +20,7 @@ def pytest_collection_modifyitems(config, items):
 
 
 def pytest_terminal_summary(terminalreporter):
-    from tools.hub.students import CLASS_REPORT
+    from delivery.hub.students import CLASS_REPORT
 
     if CLASS_REPORT:
         terminalreporter.write_sep("-", "class on one JupyterHub (measured; also build/hub-class-test.json)")

@@ -28,8 +28,8 @@ from pathlib import Path
 
 import pytest
 
-from tools.hub.server import TARGET, CourseRepo, HubServer, missing_tools, pull_link
-from tools.hub.students import (
+from delivery.hub.server import TARGET, CourseRepo, HubServer, missing_tools, pull_link
+from delivery.hub.students import (
     CHROMIUM_FLAGS,
     CLASS_REPORT,
     EDIT_AND_SAVE_JS,

@@ -79,7 +79,7 @@ def test_helm_command_installs_the_chart_the_guide_names():
 
 
 def test_image_and_hub_test_install_the_same_pins():
-    # The Dockerfile installs requirements.txt, which includes requirements-hub.txt; hub.mk (make test-hub)
+    # The Dockerfile installs requirements.txt, which includes requirements-hub.txt; delivery/hub.mk (make test-hub)
     # installs requirements-hub.txt into build/hub-venv: one pin for both.
     assert "-r requirements-hub.txt" in (DEPLOY / "requirements.txt").read_text().splitlines()
-    assert "HUB_PINS    := deploy/jupyterhub/requirements-hub.txt" in (DEPLOY.parents[1] / "hub.mk").read_text()
+    assert "HUB_PINS    := deploy/jupyterhub/requirements-hub.txt" in (DEPLOY.parents[1] / "delivery/hub.mk").read_text()

@@ -1,9 +1,9 @@
-"""axe-core (npm, pinned in integration.mk, installed in build/site-node/) run on a page open in Chromium.
+"""axe-core (npm, pinned in delivery/integration.mk, installed in build/site-node/) run on a page open in Chromium.
 
 Rules: WCAG 2.0/2.1/2.2 A and AA, and axe's best practices (landmarks, heading order, ...). A page fails on
 any violation whose rule is not in KNOWN, the findings left on purpose, each with its reason (none today:
-every page passes every rule). What was found and fixed in the generated HTML/CSS: tools/site/page.py
-(SITE_CSS: prompt and code colours, underlined links; lang, a navigation landmark) and tools/site/widgets.py
+every page passes every rule). What was found and fixed in the generated HTML/CSS: delivery/site/page.py
+(SITE_CSS: prompt and code colours, underlined links; lang, a navigation landmark) and delivery/site/widgets.py
 (accessible names of the stored controls).
 
 Chinese pages are checked in full too: their code cells carry Chinese comments and printed text.

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from delivery.site.pdf import ARGS, CHROMIUM, serve
 from tools.course import LESSONS as COURSE
-from tools.site.pdf import ARGS, CHROMIUM, serve
 
 REPO = Path(__file__).resolve().parents[3]
 SITE = Path(os.environ.get("LMTIE_SITE_DIR", REPO / "build" / "site"))
@@ -37,7 +37,7 @@ def server():
 @pytest.fixture(scope="session")
 def browser():
     if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} not installed (tools/install-chromium.sh)")
+        pytest.skip(f"{CHROMIUM} not installed (delivery/install-chromium.sh)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

@@ -1,4 +1,4 @@
-"""The figures' text alternatives (tools/site/alt_text.py), without a browser: a made-up notebook, then every lesson."""
+"""The figures' text alternatives (delivery/site/alt_text.py), without a browser: a made-up notebook, then every lesson."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
+from delivery.site import alt_text
 from tools.course import notebooks
-from tools.site import alt_text
 
 REPO = Path(__file__).resolve().parents[3]
 PNG = {"image/png": "iVBORw0KGgo=", "text/plain": "<IPython.core.display.Image object>"}

@@ -1,4 +1,4 @@
-"""The PDFs of `make pdf` (tools/site/pdf.py: Chromium's print-to-PDF of each page of the site).
+"""The PDFs of `make pdf` (delivery/site/pdf.py: Chromium's print-to-PDF of each page of the site).
 
 Each lesson of both editions has build/site/pdf/[zh_CN/]NN_name.pdf, linked from its index; each is a real
 document (more than a few pages, several hundred KB with its figures) whose text, extracted by poppler's

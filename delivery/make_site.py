@@ -1,19 +1,19 @@
 """Render every lesson, as committed (executed), to a static web page, plus an index: build/site/.
 
 - build/site/NN_name.html (English) and build/site/zh_CN/NN_name.html (中文版, ``lang="zh-CN"``): nbconvert's
-  HTML exporter (lab template, tools/site/page.py), figures inline as data: URIs, each with a text
-  alternative read from the lesson (tools/site/alt_text.py); a bar on each page links the index, the
+  HTML exporter (lab template, delivery/site/page.py), figures inline as data: URIs, each with a text
+  alternative read from the lesson (delivery/site/alt_text.py); a bar on each page links the index, the
   other-language version and (with ``--pdf``) the PDF.
-- Widgets show their stored state with no JavaScript and no CDN (tools/site/widgets.py).
+- Widgets show their stored state with no JavaScript and no CDN (delivery/site/widgets.py).
 - Links between lessons (``](04_x.ipynb)``) point to the pages (``04_x.html``).
 - MathJax 3 is served from build/site/mathjax/ (copied from the npm package in build/site-node/): the
   maths renders offline; nothing is fetched from another host.
 - build/site/index.html and zh_CN/index.html: the lesson table, titles and study times read from each
   lesson's first markdown cell (``# Lesson NN — Title`` / ``# 第 NN 课 — 标题``, ``**Study time:**`` /
   ``**学习时间：**``), tolerant of lessons in mid-rewrite.
-- ``--pdf``: also print every page with Chromium to build/site/pdf/[zh_CN/]NN_name.pdf (tools/site/pdf.py)
+- ``--pdf``: also print every page with Chromium to build/site/pdf/[zh_CN/]NN_name.pdf (delivery/site/pdf.py)
   and link the PDFs from the indexes and the pages.
-- build/site/[zh_CN/]search.html: search over the edition's sections, offline (tools/site/search.py). The bar
+- build/site/[zh_CN/]search.html: search over the edition's sections, offline (delivery/site/search.py). The bar
   on each page also links the previous and the next lesson, the search, and the lesson in Colab and Binder.
 
 Why not Jupyter Book 2 (mystmd 1.8.3, tried 2026-12-05): its site theme is published only on GitHub (not on npm
@@ -21,10 +21,10 @@ or PyPI), so it cannot be installed from the registries a course machine reaches
 trial, its pages still loaded KaTeX, font-awesome and MathJax from CDNs, showed panels as "a Jupyter kernel
 connection is required", used the output's repr as figure alt text, kept ``lang="en"`` on the Chinese pages and
 failed axe on every page (scrollable code regions, region, target size), and its PDF export needs templates from
-the network. Its navigation, search and launch links are what this site adds by hand (tools/site/search.py,
-tools/site/page.py).
+the network. Its navigation, search and launch links are what this site adds by hand (delivery/site/search.py,
+delivery/site/page.py).
 
-Usage: python -m tools.make_site [--out build/site] [--pdf] [notebooks ...]
+Usage: python -m delivery.make_site [--out build/site] [--pdf] [notebooks ...]
 """
 
 from __future__ import annotations
@@ -40,10 +40,10 @@ import nbformat
 from jinja2 import DictLoader
 from nbconvert import HTMLExporter
 
-from tools.colab import stamped_ref
+from delivery.colab import stamped_ref
+from delivery.site import alt_text, page, search, widgets
+from delivery.site.index_page import index_page
 from tools.course import notebooks
-from tools.site import alt_text, page, search, widgets
-from tools.site.index_page import index_page
 
 REPO = Path(__file__).resolve().parents[1]
 ZH = "zh_CN"
@@ -128,7 +128,7 @@ def build(paths: list[Path], out: Path, *, pdf: bool = False) -> int:
         rows.append(row)
         problems += bool(errors)
     if pdf:
-        from tools.site.pdf import print_pages
+        from delivery.site.pdf import print_pages
 
         problems += print_pages(out, [(r["html"], out / r["pdf"], r["title"]) for r in rows])
     for lang in ("en", "zh-CN"):

@@ -5,7 +5,7 @@
    ipykernel 6.17.1, IPython 7.34.0. Two differences, each for a reason: Python 3.11, the only one here
    (Colab: 3.13.15); torch 2.13.0, the CPU wheel on this machine's disk (Colab: 2.11.0, whose Linux wheel on
    PyPI is a CUDA build of about 2.7 GB with its nvidia-* wheels, too much for every CI run).
-2. The set-up cell that tools/colab.py stamps into the lessons is run there with ``google.colab``
+2. The set-up cell that delivery/colab.py stamps into the lessons is run there with ``google.colab``
    simulated (a stub module in sys.modules), its git URL replaced by a copy of this checkout
    (``pip install "<copy>[lessons]"`` plus its keep-pins). Then torch, numpy, ipykernel and ipywidgets
    must have the versions they had before.
@@ -17,7 +17,7 @@
 
 The copy is build/colab-src (tracked and untracked-but-not-ignored files).
 
-Usage: python -m tools.colab_env_check [--simulate-colab] [notebooks ...]
+Usage: python -m delivery.colab_env_check [--simulate-colab] [notebooks ...]
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import sys
 import time
 from pathlib import Path
 
-from tools import colab  # the set-up cell's source
+from delivery import colab  # the set-up cell's source
 from tools.course import notebooks
 
 REPO = Path(__file__).resolve().parents[1]
@@ -185,7 +185,7 @@ def main() -> int:
         return 1
     env = dict(os.environ, MPLCONFIGDIR=str(REPO / "build" / "colab-mpl"), PYDEVD_DISABLE_FILE_VALIDATION="1")
     # Two kernels at a time (each lesson is single-threaded): lessons 1, 3, 5, 7 and 2, 4, 6 side by side.
-    workers = [subprocess.Popen([str(venv_python()), "-m", "tools.colab_env_check", "--execute-only",
+    workers = [subprocess.Popen([str(venv_python()), "-m", "delivery.colab_env_check", "--execute-only",
                                  *(["--simulate-colab"] * args.simulate_colab), *map(str, share)], env=env, cwd=REPO)
                for share in (paths[0::2], paths[1::2]) if share]
     code = max(worker.wait() for worker in workers)

@@ -3,7 +3,7 @@
 JupyterHub (PyPI) and nbgitpuller live in ``build/hub-venv``, a venv layered over the project's .venv
 (a .pth file adds the .venv's site-packages), so the single-user servers run the course's own
 JupyterLab, ipywidgets and lmtie_edu plus nbgitpuller. The proxy is configurable-http-proxy from npm in
-``build/hub-node``; ``make hub-env`` (hub.mk) installs both. Authenticator: ``DummyAuthenticator``
+``build/hub-node``; ``make hub-env`` (delivery/hub.mk) installs both. Authenticator: ``DummyAuthenticator``
 (any name, any password); spawner: ``SimpleLocalProcessSpawner`` with every student's home a folder
 of the scratch directory. Everything binds to 127.0.0.1 on free ports.
 
@@ -27,18 +27,18 @@ from pathlib import Path
 
 import psutil
 
-from tools.lab.processes import die_with_parent, free_port
+from delivery.lab.processes import die_with_parent, free_port
 
 REPO = Path(__file__).resolve().parents[2]
 HUB_VENV = Path(os.environ.get("LMTIE_HUB_VENV", REPO / "build" / "hub-venv"))
 HUB_NODE = Path(os.environ.get("LMTIE_HUB_NODE", REPO / "build" / "hub-node"))
 PROJECT_VENV = Path(sys.prefix)  # the .venv running pytest / the benchmark
-LAB_SETTINGS = REPO / "tools" / "lab" / "jupyterlab-settings"  # default windowing, no news, no autosave
+LAB_SETTINGS = REPO / "delivery" / "lab" / "jupyterlab-settings"  # default windowing, no news, no autosave
 HUB_TEMPLATES = REPO / "deploy" / "jupyterhub" / "templates"  # the hub pages a class needs (see page.html)
 START_TIMEOUT_S = 60
 STOP_TIMEOUT_S = 30
 TARGET = "lmtie_edu"  # the folder nbgitpuller pulls the course into, in each student's home
-BRANCH = "students/main"  # what tools/student_branch.py writes from main
+BRANCH = "students/main"  # what delivery/student_branch.py writes from main
 
 
 
@@ -66,13 +66,13 @@ class CourseRepo:
 
     nbgitpuller runs plain ``git clone``/``git fetch`` on the ``repo`` URL, so a file:// URL of a
     local bare repository works as well as https (no web server needed). Its branch is what
-    ``python -m tools.student_branch`` writes from this repository's HEAD (in a clean clone: the
+    ``python -m delivery.student_branch`` writes from this repository's HEAD (in a clean clone: the
     committed lessons), so the notebooks match the lmtie_edu package the kernels import and the
     students get no solutions.
     """
 
     def __init__(self, scratch: Path):
-        from tools.student_branch import write_branch
+        from delivery.student_branch import write_branch
 
         source = scratch / "course"
         git("clone", "-q", "--no-checkout", str(REPO), str(source), cwd=scratch)

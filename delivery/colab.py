@@ -16,17 +16,17 @@ Idempotent: a second run changes nothing. A URL or ref change rewrites the two c
 Inserting the set-up cell shifts the stored execution counts by one, as Restart & Run All would.
 
 Usage:
-    python -m tools.colab                      # stamp every lesson course.toml names, in place
-    python -m tools.colab --check              # exit 1 if a notebook lacks the current cells
-    python -m tools.colab --url URL a.ipynb    # another repository, other notebooks
-    python -m tools.colab --ref v0.2.0         # a term release: cell and badges point at the tag ...
-    python -m tools.colab                      # ... and back to main once the tag is cut
-    python -m tools.colab --ref v0.2.0 --links https://HUB   # print each lesson's nbgitpuller link, change nothing
+    python -m delivery.colab                      # stamp every lesson course.toml names, in place
+    python -m delivery.colab --check              # exit 1 if a notebook lacks the current cells
+    python -m delivery.colab --url URL a.ipynb    # another repository, other notebooks
+    python -m delivery.colab --ref v0.2.0         # a term release: cell and badges point at the tag ...
+    python -m delivery.colab                      # ... and back to main once the tag is cut
+    python -m delivery.colab --ref v0.2.0 --links https://HUB   # print each lesson's nbgitpuller link, change nothing
 
 nbgitpuller needs a branch, not a tag (its later pulls merge ``origin/<branch>``, which a tag does not have:
 the second click fails), and a branch of the whole repository would copy the solutions into every student's
 home; so the links for ``--ref R`` name the students' branch ``students/R`` that ``python -m
-tools.student_branch --ref R`` writes (docs/instructor.md, "Cutting a term release").
+delivery.student_branch --ref R`` writes (docs/instructor.md, "Cutting a term release").
 """
 
 from __future__ import annotations
@@ -91,10 +91,10 @@ if "google.colab" in sys.modules:
 
 
 def binder_link(url: str, ref: str, notebook: str) -> str:
-    """Binder builds the environment branch ``binder-<ref>`` (tools/binder_branch.py), then nbgitpuller pulls the
+    """Binder builds the environment branch ``binder-<ref>`` (delivery/binder_branch.py), then nbgitpuller pulls the
     students' branch into the session and opens the lesson: the link nbgitpuller's generator writes ("Binder" tab).
     """
-    from tools.binder_branch import branch_for
+    from delivery.binder_branch import branch_for
 
     slug = github_slug(url)
     pull = "git-pull?" + urlencode({"repo": url, "branch": pull_branch(ref),
@@ -121,15 +121,15 @@ def badge_source(url: str, ref: str, notebook: str) -> str:
 
 
 def pull_branch(ref: str) -> str:
-    """The branch nbgitpuller pulls for ``ref``: its students' branch, ``students/<ref>`` (tools/student_branch.py)."""
-    from tools.student_branch import branch_for
+    """The branch nbgitpuller pulls for ``ref``: its students' branch, ``students/<ref>`` (delivery/student_branch.py)."""
+    from delivery.student_branch import branch_for
 
     return branch_for(ref)
 
 
 def pull_links(hub: str, url: str, ref: str, notebooks: list[str]) -> list[str]:
-    """One nbgitpuller link per lesson, in the hub test's own format (tools.hub.server.pull_link)."""
-    from tools.hub.server import pull_link
+    """One nbgitpuller link per lesson, in the hub test's own format (delivery.hub.server.pull_link)."""
+    from delivery.hub.server import pull_link
 
     return [pull_link(hub, url, name, branch=pull_branch(ref)) for name in notebooks]
 
@@ -221,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     ref = args.ref or DEFAULT_REF
     if args.check and args.ref is None:
         # Between releases the lessons point at main; on a release commit, at that release's tag (all of them).
-        from tools.release_check import course_version
+        from delivery.release_check import course_version
 
         results = {r: stale_notebooks(paths, url, r) for r in (DEFAULT_REF, f"v{course_version()}")}
         ref = next((r for r, pairs in results.items() if not pairs), DEFAULT_REF)
@@ -230,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
         pairs = stale_notebooks(paths, url, ref)
     stale = [path for path, _new in pairs]
     if args.check and stale:
-        print("not stamped with the current Colab set-up cell and badges (run `python -m tools.colab`): "
+        print("not stamped with the current Colab set-up cell and badges (run `python -m delivery.colab`): "
               + ", ".join(p.name for p in stale), file=sys.stderr)
         return 1
     if not args.check:

@@ -1,5 +1,5 @@
 # Where else the lessons run (issue 15): the static site, Colab, Binder. Included by the Makefile
-# (`include integration.mk`, after TEST_STAMP and PY are defined). Each target prints its elapsed seconds.
+# (`include delivery/integration.mk`, after TEST_STAMP and PY are defined). Each target prints its elapsed seconds.
 #   make site         render every lesson of both editions (as committed) + indexes into build/site/, MathJax
 #                     and axe-core from npm (exact pins below) in build/site-node/
 #   make test-site    build the site, then open every page in Chromium offline, axe-core on each (tests/platform/site)
@@ -11,7 +11,7 @@
 #   make nbgrader     write an nbgrader course (build/nbgrader/source/lessonNN/) for graded labs
 #   make test-nbgrader  every lesson released by nbgrader itself and graded (lesson 01 autograded too): solutions
 #                       full marks, untouched stubs zero;
-#                       then lesson 01 through a term (release … export, exchange and LMS zip: tools/graded_term.py)
+#                       then lesson 01 through a term (release … export, exchange and LMS zip: delivery/graded_term.py)
 
 .PHONY: site test-site pdf test-pdf test-colab test-binder test-binder-env nbgrader test-nbgrader
 
@@ -37,41 +37,41 @@ $(SITE_NODE_STAMP):
 	touch $@
 
 site: $(TEST_STAMP) $(SITE_NODE_STAMP)
-	$(call timed,make site,$(PY) -m tools.make_site)
+	$(call timed,make site,$(PY) -m delivery.make_site)
 
 test-site: $(TEST_STAMP) $(SITE_NODE_STAMP)
-	$(call timed,make test-site,$(PY) -m tools.make_site && \
+	$(call timed,make test-site,$(PY) -m delivery.make_site && \
 		$(SITE_PYTEST) tests/platform/site --ignore=tests/platform/site/test_pdf.py)
 
 # The Chinese PDFs need a CJK font for Chromium (apt-get install -y fonts-wqy-microhei): refused without one.
 pdf: $(TEST_STAMP) $(SITE_NODE_STAMP)
-	$(call timed,make pdf,$(PY) -m tools.make_site --pdf)
+	$(call timed,make pdf,$(PY) -m delivery.make_site --pdf)
 
 test-pdf: $(TEST_STAMP) $(SITE_NODE_STAMP)
-	$(call timed,make test-pdf,$(PY) -m tools.make_site --pdf && $(SITE_PYTEST) tests/platform/site/test_pdf.py)
+	$(call timed,make test-pdf,$(PY) -m delivery.make_site --pdf && $(SITE_PYTEST) tests/platform/site/test_pdf.py)
 
 # The first run makes build/colab-venv (Colab's ipywidgets 7.7.1 / ipykernel 6.17 / IPython 7.34 and this
 # machine's torch 2.13.0 CPU wheel) and installs the lesson extras into it: several minutes; later runs reuse it.
 COLAB_FLAGS ?=
 test-colab: $(TEST_STAMP)
-	$(call timed,make test-colab,$(PY) -m tools.colab --check && $(PY) -m tools.colab_env_check $(COLAB_FLAGS))
+	$(call timed,make test-colab,$(PY) -m delivery.colab --check && $(PY) -m delivery.colab_env_check $(COLAB_FLAGS))
 
 test-binder: $(TEST_STAMP)
-	$(call timed,make test-binder,$(PY) -m tools.binder_check)
+	$(call timed,make test-binder,$(PY) -m delivery.binder_check)
 
 # The environment repo2docker would build (its conda lock's Python packages, then binder/requirements.txt)
 # in build/binder-env, and pip check in it. The first build takes minutes (the whole course install), so it
 # is not in test-integration: the weekly integration workflow runs it; later runs reuse the venv (seconds)
 # until the lock or a requirements file changes.
 test-binder-env: $(TEST_STAMP)
-	$(call timed,make test-binder-env,$(PY) -m tools.binder_check --env)
+	$(call timed,make test-binder-env,$(PY) -m delivery.binder_check --env)
 
-# nbgrader lives in its own venv over .venv (tools/layered_venv.py): the learners' JupyterLab gets no grading menus.
+# nbgrader lives in its own venv over .venv (delivery/layered_venv.py): the learners' JupyterLab gets no grading menus.
 NBGRADER_VENV  := build/nbgrader-venv
 NBGRADER_STAMP := $(NBGRADER_VENV)/.installed
 # `$(call layered_venv,VENV,REQUIREMENTS)`: a venv over .venv with REQUIREMENTS installed, then the stamp $@.
 define layered_venv
-	$(PY) -m tools.layered_venv $(1)
+	$(PY) -m delivery.layered_venv $(1)
 	$(1)/bin/python -m pip install --quiet -r $(2)
 	touch $@
 endef
@@ -80,8 +80,8 @@ $(NBGRADER_STAMP): requirements-nbgrader.txt constraints.txt $(TEST_STAMP)
 	$(call layered_venv,$(NBGRADER_VENV),requirements-nbgrader.txt)
 
 nbgrader: $(TEST_STAMP)
-	$(PY) -m tools.graded_labs build
+	$(PY) -m delivery.graded_labs build
 
 test-nbgrader: $(NBGRADER_STAMP) $(MPL_READY)
-	$(call timed,make test-nbgrader,$(NBGRADER_VENV)/bin/python -m tools.graded_labs check \
-		&& $(NBGRADER_VENV)/bin/python -m tools.graded_term)
+	$(call timed,make test-nbgrader,$(NBGRADER_VENV)/bin/python -m delivery.graded_labs check \
+		&& $(NBGRADER_VENV)/bin/python -m delivery.graded_term)

@@ -1,9 +1,9 @@
 """The lesson page: nbconvert's lab template without CDNs, MathJax from the build, a language/PDF bar.
 
-- MathJax 3 (npm ``mathjax``, pinned in integration.mk, installed into build/site-node/) is copied into
+- MathJax 3 (npm ``mathjax``, pinned in delivery/integration.mk, installed into build/site-node/) is copied into
   build/site/mathjax/ and configured like nbconvert's MathJax 2 block ($…$, \\(…\\), $$…$$, \\[…\\], AMS
   numbering); its CHTML fonts load from the same folder, so formulas render with no network.
-- Each PNG output's ``metadata.alt`` (tools/site/alt_text.py) becomes the image's ``alt``.
+- Each PNG output's ``metadata.alt`` (delivery/site/alt_text.py) becomes the image's ``alt``.
 - Accessibility fixes for what axe-core found (tests/platform/site/test_accessibility.py): ``lang`` per
   edition, a labelled navigation landmark, prompt contrast, underlined links (``SITE_CSS``).
 """
@@ -86,7 +86,7 @@ def vendor_mathjax(out: Path) -> Path:
     source = NODE / "mathjax" / "es5"
     if not (source / "tex-chtml-full.js").exists():
         raise SystemExit(f"{source} is missing: run `make site` (it installs the npm package mathjax into "
-                         "build/site-node/), or: npm install --prefix build/site-node mathjax@<pin in integration.mk>")
+                         "build/site-node/), or: npm install --prefix build/site-node mathjax@<pin in delivery/integration.mk>")
     target = out / "mathjax"
     shutil.rmtree(target, ignore_errors=True)
     for name in MATHJAX_FILES:
@@ -103,7 +103,7 @@ def nav_bar(lang: str, stem: str, *, has_other: bool, pdf: bool,
             neighbours: tuple[str | None, str | None] = (None, None), ref: str = "main") -> str:
     """The bar above a lesson: the index, the previous and next lessons of its edition, the search, the
     other-language version, the PDF, and the lesson in Colab and Binder at ``ref`` (the links its badges open)."""
-    from tools.colab import binder_link, colab_link, repository_url
+    from delivery.colab import binder_link, colab_link, repository_url
 
     words = NAV[lang]
     zh = lang == "zh-CN"

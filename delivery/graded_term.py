@@ -1,6 +1,6 @@
-"""A graded lab from release to grade export, with nbgrader itself: ``python -m tools.graded_term``.
+"""A graded lab from release to grade export, with nbgrader itself: ``python -m delivery.graded_term``.
 
-What ``python -m tools.graded_labs check`` does not: the path a lab takes through a term. For lesson 01, in a
+What ``python -m delivery.graded_labs check`` does not: the path a lab takes through a term. For lesson 01, in a
 scratch folder (default ``build/nbgrader-term``):
 
 1. the instructor builds the course, adds three students, ``generate_assignment`` and ``release_assignment``
@@ -12,7 +12,7 @@ scratch folder (default ``build/nbgrader-term``):
    zip file an LMS download gives (``downloaded/lesson01/archive/``), and ``zip_collect`` files it by name;
 4. the instructor ``collect``\\ s the exchange, ``autograde``\\ s (mallory's attacks fool the autograder: it
    gives her full marks), runs the grading step that runs the answers in a process apart
-   (``tools.grade_submissions``: mallory 0), ``generate_feedback``\\ s, ``release_feedback``\\ s to the exchange
+   (``delivery.grade_submissions``: mallory 0), ``generate_feedback``\\ s, ``release_feedback``\\ s to the exchange
    students, and ``export``\\ s the grades (``grades.csv``);
 5. alice ``fetch_feedback``\\ es, and reads her own score.
 
@@ -34,8 +34,8 @@ from pathlib import Path
 
 import nbformat
 
-from tools.grade_submissions import grade_assignment
-from tools.graded_labs import ROOT, build, lessons, nbgrader
+from delivery.grade_submissions import grade_assignment
+from delivery.graded_labs import ROOT, build, lessons, nbgrader
 
 COURSE_ID = "lmtie_edu"
 ASSIGNMENT = "lesson01"
@@ -117,7 +117,7 @@ def term(workdir: Path) -> list[str]:
     nbgrader(course, "autograde", ASSIGNMENT, "--force")
     fooled = autograded(course, "mallory")
     if grade_assignment(course, ASSIGNMENT):
-        raise RuntimeError("tools.grade_submissions could not grade a submission")
+        raise RuntimeError("delivery.grade_submissions could not grade a submission")
     nbgrader(course, "generate_feedback", ASSIGNMENT)
     for student in ("alice", "bob", "mallory"):  # carol's feedback goes back through the LMS: feedback/carol/…html
         nbgrader(course, "release_feedback", ASSIGNMENT, f"--student={student}")

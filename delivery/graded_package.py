@@ -1,8 +1,8 @@
 """A graded copy of the package, for the students' environment of a graded lab (a hub image, a lab machine).
 
-    python -m tools.graded_package DIR      # writes DIR/lmtie_edu; then `pip install DIR` or put DIR first on PYTHONPATH
-    python -m tools.graded_package .        # in place, in a checkout made for a graded image (the hub's Dockerfile)
-    python -m tools.graded_package --answers DIR   # also without the lesson functions that compute an answer
+    python -m delivery.graded_package DIR      # writes DIR/lmtie_edu; then `pip install DIR` or put DIR first on PYTHONPATH
+    python -m delivery.graded_package .        # in place, in a checkout made for a graded image (the hub's Dockerfile)
+    python -m delivery.graded_package --answers DIR   # also without the lesson functions that compute an answer
 
 The copy is the package with every ``lessonNN/solutions.py`` replaced by a stub that holds no code (its names
 are placeholders, :func:`lmtie_edu.kit.grading.withheld`), no compiled bytecode, no translated worked answers (their
@@ -10,7 +10,7 @@ catalogue holds the solutions' comments), and a ``GRADED`` marker: in that envir
 check says the lab is graded when submitted, ``ex.hint`` stops before the worked answer, and no reference
 solution can be imported or printed. The grader's environment (nbgrader autograde) keeps the full package.
 
-``--answers`` writes the copy a graded answer runs over (``tools/grade_submissions.py``): the lesson functions an
+``--answers`` writes the copy a graded answer runs over (``delivery/grade_submissions.py``): the lesson functions an
 exercise declares as computing its answer (``exercise(..., computed_by=...)``, e.g. lesson 07's
 ``pitfalls.in_optimiser``) also lose their code there. The students' own environment keeps them: the lessons'
 cells call them.
@@ -91,7 +91,7 @@ def write(target: Path, *, answers: bool = False) -> list[Path]:
         shutil.rmtree(cache)
     for compiled in package.rglob("*.py[co]"):
         compiled.unlink()
-    (package / "GRADED").write_text("solutions withheld by tools/graded_package.py\n", encoding="utf-8")
+    (package / "GRADED").write_text("solutions withheld by delivery/graded_package.py\n", encoding="utf-8")
     for name in ("pyproject.toml", "README.md", "LICENSE"):  # so that `pip install DIR` works
         if not in_place:
             shutil.copy(ROOT / name, target / name)

@@ -53,7 +53,7 @@ def print_pages(site: Path, jobs: list[tuple[Path, Path, str]]) -> int:
     from playwright.sync_api import sync_playwright
 
     if not Path(CHROMIUM).exists():
-        print(f"make pdf: {CHROMIUM} is missing (tools/install-chromium.sh)")
+        print(f"make pdf: {CHROMIUM} is missing (delivery/install-chromium.sh)")
         return 1
     if any("zh_CN" in page.parts for page, _, _ in jobs) and not has_cjk_font():
         print("make pdf: no Chinese font for Chromium (fc-list :lang=zh is empty): "

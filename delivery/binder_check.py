@@ -1,6 +1,6 @@
 """What will Binder build? Ask repo2docker's own command line, without Docker.
 
-The badges launch Binder's environment branch ``binder-<ref>`` (tools/binder_branch.py), which nbgitpuller then
+The badges launch Binder's environment branch ``binder-<ref>`` (delivery/binder_branch.py), which nbgitpuller then
 fills with the students' branch. This check writes that branch from this checkout's HEAD (in a scratch clone: the
 repository's own branches are not touched), extracts it to a scratch folder and runs ``repo2docker --no-build
 --debug`` on it: repo2docker picks its build pack and prints the Dockerfile it would build (saved to
@@ -23,7 +23,7 @@ not installed. The venv is kept and rebuilt only when the lock or a requirements
 
 repo2docker (pinned below) is installed into build/r2d-venv the first time (it is not a course dependency).
 
-Usage: python -m tools.binder_check [--env]
+Usage: python -m delivery.binder_check [--env]
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ def ensure_repo2docker() -> Path:
 
 def environment_tree(target: Path) -> None:
     """Binder's environment branch of this checkout's HEAD, written in a scratch clone, extracted into ``target``."""
-    from tools.binder_branch import write_branch
+    from delivery.binder_branch import write_branch
 
     with tempfile.TemporaryDirectory(prefix="binder-branch-") as scratch:
         clone = Path(scratch) / "course.git"

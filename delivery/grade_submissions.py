@@ -1,6 +1,6 @@
 """Marks a student's kernel cannot reach: grade nbgrader submissions with the answers run in a process apart.
 
-    python -m tools.grade_submissions lesson01 [--course DIR] [--runner-user USER]
+    python -m delivery.grade_submissions lesson01 [--course DIR] [--runner-user USER]
 
 ``nbgrader autograde`` runs a submission in one kernel, the student's cells before the locked ones, so a cell
 can patch whatever the locked cells call. This step comes after it and decides the marks itself. For each
@@ -8,7 +8,7 @@ notebook in ``submitted/<student>/<assignment>/``:
 
 - only the answer cells (nbgrader's solution cells) are taken from the submission; they run in an
   :class:`~lmtie_edu.kit.answer_process.AnswerProcess` over a graded copy of the package (no reference
-  solutions, nor the lesson functions that compute an answer: ``tools.graded_package --answers``), with the imports of the instructor's source notebook before them;
+  solutions, nor the lesson functions that compute an answer: ``delivery.graded_package --answers``), with the imports of the instructor's source notebook before them;
 - which checks a cell is worth is read from the locked cells of the *source* notebook, not the submission;
 - each check runs here, in this process, with the reference solutions, on the data the answer process sends
   back: nothing the student wrote runs in this process;
@@ -37,8 +37,8 @@ from pathlib import Path
 
 import nbformat
 
+from delivery.graded_package import write as write_graded_copy
 from lmtie_edu.kit.answer_process import AnswerProcess, RunnerUnavailable
-from tools.graded_package import write as write_graded_copy
 
 GRADE_CALL = re.compile(r'grade\("(lesson\d\d)", "(\w+)", \w+\)')
 

@@ -4,7 +4,7 @@ nbconvert would otherwise load @jupyter-widgets/html-manager (embed-amd.js from 
 cdnjs: see ``HTMLExporter.jupyter_widgets_base_url``/``require_js_url``); no installed Python package
 ships that bundle. Instead each widget output is rebuilt from the notebook's saved widget state
 (``metadata.widgets``): an ImageModel becomes an ``<img>`` with its stored PNG (and the text
-alternative of its cell, tools/site/alt_text.py), an HTML widget its HTML, a checkbox/slider/dropdown
+alternative of its cell, delivery/site/alt_text.py), an HTML widget its HTML, a checkbox/slider/dropdown
 a disabled control showing its value.
 """
 

@@ -1,8 +1,8 @@
 """Class-scale benchmark: how many students can one machine's JupyterHub hold for this course?
 
-For each class size N (default 1, 5, 10, 20) a fresh hub (tools/hub/server.py: JupyterHub,
+For each class size N (default 1, 5, 10, 20) a fresh hub (delivery/hub/server.py: JupyterHub,
 configurable-http-proxy, DummyAuthenticator, SimpleLocalProcessSpawner, all on 127.0.0.1) receives N
-simulated students at once (tools/hub/students.py: one Chromium context each). Each opens the
+simulated students at once (delivery/hub/students.py: one Chromium context each). Each opens the
 nbgitpuller link, logs in, waits for the server and the pull, runs lesson 01 and clicks its tie
 toggle. Measured per class size:
 
@@ -16,7 +16,7 @@ toggle. Measured per class size:
 * failures: students whose link, run or toggle failed.
 
 Writes build/hub-bench.json and build/hub-bench.png. Run: `make bench-hub` (or
-`.venv/bin/python -m tools.hub_bench --students 1,5`). A class size that would end past --budget
+`.venv/bin/python -m delivery.hub_bench --students 1,5`). A class size that would end past --budget
 seconds is skipped and marked so.
 """
 
@@ -36,9 +36,9 @@ from pathlib import Path
 
 import psutil
 
-from tools.hub.server import TARGET, CourseRepo, HubServer, pull_link, tree_rss
-from tools.hub.students import CHROMIUM_FLAGS, attend_class, summary
-from tools.hub.usage import MemorySampler, browser_usage, cpu_seconds, cpu_split, pss
+from delivery.hub.server import TARGET, CourseRepo, HubServer, pull_link, tree_rss
+from delivery.hub.students import CHROMIUM_FLAGS, attend_class, summary
+from delivery.hub.usage import MemorySampler, browser_usage, cpu_seconds, cpu_split, pss
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -11,7 +11,7 @@ the things it does are waste for this course:
    It is switched off in ``<prefix>/etc/jupyter/jupyter_server_config.d/lmtie-edu-lean.json`` (a learner or
    instructor who installs a language server can delete that file).
 
-Usage: python -m tools.lean_server [--prefix VENV]   (default: this interpreter's environment). Idempotent.
+Usage: python -m delivery.lean_server [--prefix VENV]   (default: this interpreter's environment). Idempotent.
 Run after every install of the requirements: `make lab` (Makefile), Binder's postBuild, the hub image.
 """
 

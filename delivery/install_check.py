@@ -1,4 +1,4 @@
-"""Does a fresh install get the CPU build of torch, as a laptop resolves it? ``python -m tools.install_check``.
+"""Does a fresh install get the CPU build of torch, as a laptop resolves it? ``python -m delivery.install_check``.
 
 ``make lab`` installs in two steps (README, "Without make" does the same by hand):
 

@@ -1,4 +1,4 @@
-# CI for an instructor's fork (issue 25). Included by the Makefile (`include ci.mk`, after integration.mk:
+# CI for an instructor's fork (issue 25). Included by the Makefile (`include delivery/ci.mk`, after delivery/integration.mk:
 # it uses `timed`, PY, PYTHON and TEST_STAMP).
 #   make lint-workflows  actionlint over every .github/workflows/*.yml
 #   make test-loose      what loose-ranges.yml does every week: a fresh build/loose-venv with the loose ranges

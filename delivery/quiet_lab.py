@@ -7,7 +7,7 @@ schema ``@jupyterlab/apputils-extension/notification.json``: ``fetchNews`` ("tru
 "none" = ask) and ``checkForUpdates`` (boolean). They are defaults: a learner can still switch them
 on in Settings. Idempotent: a second run leaves the file byte for byte as it was.
 
-Usage: python tools/quiet_lab.py [--prefix VENV]      (default: this interpreter's sys.prefix)
+Usage: python delivery/quiet_lab.py [--prefix VENV]      (default: this interpreter's sys.prefix)
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def check_schema(prefix: Path) -> None:
     properties = json.loads(schema.read_text(encoding="utf-8"))["properties"]
     missing = [key for key in QUIET if key not in properties]
     if missing:
-        raise SystemExit(f"{schema} has no setting {missing}; JupyterLab renamed them: update tools/quiet_lab.py")
+        raise SystemExit(f"{schema} has no setting {missing}; JupyterLab renamed them: update delivery/quiet_lab.py")
 
 
 def write(prefix: Path) -> bool:

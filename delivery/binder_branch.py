@@ -1,24 +1,24 @@
-"""Write Binder's environment branch: what Binder builds, and nothing it pulls. ``python -m tools.binder_branch``.
+"""Write Binder's environment branch: what Binder builds, and nothing it pulls. ``python -m delivery.binder_branch``.
 
 A Binder badge that points at ``main`` builds a new image (about 2 GB, minutes) for every commit, even one that
 changes a sentence of a lesson. The documented way out (nbgitpuller's link generator, "Binder" tab) is two
 branches: an *environment* branch that Binder builds, and a *content* branch that nbgitpuller pulls into the
-running session. Here the content is the students' branch (``tools/student_branch.py``), and the environment is
+running session. Here the content is the students' branch (``delivery/student_branch.py``), and the environment is
 ``binder-<ref>``, which this module writes with git's plumbing (the working tree is not touched). It holds
 
 - ``binder/requirements.txt`` — the CPU index for torch, the course's exact pins (requirements.txt) with their
   constraints (``binder/constraints.txt``), the notebook pins of ``binder/requirements.txt``, nbgitpuller at the
   hub's pin, and the package itself as ``lmtie_edu @ git+<repository>@<commit>``;
-- ``binder/runtime.txt``, a ``binder/postBuild`` that runs the two set-up scripts it needs (``tools/quiet_lab.py``,
-  ``tools/lean_server.py``, copied), ``README.md`` and ``LICENSE``.
+- ``binder/runtime.txt``, a ``binder/postBuild`` that runs the two set-up scripts it needs (``delivery/quiet_lab.py``,
+  ``delivery/lean_server.py``, copied), ``README.md`` and ``LICENSE``.
 
 ``<commit>`` is the last commit at or before ``--ref`` that changed the environment or the package
 (:data:`ENVIRONMENT_PATHS`), not ``--ref`` itself: a commit that changes only lessons leaves the branch as it is,
 so Binder reuses its image, and the badge's nbgitpuller link brings the new lessons. Each run adds one commit on
 top of the branch's tip, or nothing when nothing changed.
 
-    python -m tools.binder_branch                 # binder-main from main
-    python -m tools.binder_branch --ref v0.2.0    # binder-v0.2.0 from the release tag
+    python -m delivery.binder_branch                 # binder-main from main
+    python -m delivery.binder_branch --ref v0.2.0    # binder-v0.2.0 from the release tag
 """
 
 from __future__ import annotations
@@ -27,25 +27,25 @@ import re
 import sys
 from pathlib import Path
 
-from tools.colab import repository_url
-from tools.student_branch import REPO, blob, branch_command, commit_files, git
+from delivery.colab import repository_url
+from delivery.student_branch import REPO, blob, branch_command, commit_files, git
 
 PREFIX = "binder-"
 # What the image is built from: a commit that changes none of these needs no new image.
 ENVIRONMENT_PATHS = ("lmtie_edu", "pyproject.toml", "requirements.txt", "constraints.txt", "binder",
-                     "deploy/jupyterhub/requirements-hub.txt", "tools/quiet_lab.py", "tools/lean_server.py")
-SCRIPTS = ("tools/quiet_lab.py", "tools/lean_server.py")
+                     "deploy/jupyterhub/requirements-hub.txt", "delivery/quiet_lab.py", "delivery/lean_server.py")
+SCRIPTS = ("delivery/quiet_lab.py", "delivery/lean_server.py")
 COPIED = {"binder/runtime.txt": "binder/runtime.txt", "binder/constraints.txt": "constraints.txt",
           "LICENSE": "LICENSE", **{path: path for path in SCRIPTS}}
 
 POST_BUILD = """\
 #!/bin/bash
 # Runs once at image build time, after requirements.txt (repo2docker): a quiet JupyterLab and a leaner server
-# start (tools/quiet_lab.py, tools/lean_server.py), and matplotlib's font cache built now, not in a lesson.
+# start (delivery/quiet_lab.py, delivery/lean_server.py), and matplotlib's font cache built now, not in a lesson.
 set -euo pipefail
 prefix="${NB_PYTHON_PREFIX:-$(python -c 'import sys; print(sys.prefix)')}"
-python tools/quiet_lab.py --prefix "$prefix"
-python tools/lean_server.py --prefix "$prefix"
+python delivery/quiet_lab.py --prefix "$prefix"
+python delivery/lean_server.py --prefix "$prefix"
 python -c "import matplotlib.pyplot"
 """
 
@@ -55,7 +55,7 @@ README = """\
 What Binder builds for the lessons of lmtie_edu {version}: the course's exact pins and the package at commit
 {commit} of {url} (the last change to the package or its environment at or before `{ref}`). No lessons: a
 launch link pulls them from the students' branch `students/{ref}` with nbgitpuller, so a change to a lesson
-needs no new image. Written by `python -m tools.binder_branch`; do not commit to it by hand.
+needs no new image. Written by `python -m delivery.binder_branch`; do not commit to it by hand.
 """
 
 
@@ -87,7 +87,7 @@ def requirements(commit: str, url: str, repo: Path = REPO) -> str:
     if not index:
         raise SystemExit("binder/requirements.txt must name the CPU index for torch (--extra-index-url ...)")
     hub = [pin for pin in _pins(show("deploy/jupyterhub/requirements-hub.txt")) if pin.startswith("nbgitpuller==")]
-    lines = ["# Written by python -m tools.binder_branch: the course's exact pins, and the package at one commit.",
+    lines = ["# Written by python -m delivery.binder_branch: the course's exact pins, and the package at one commit.",
              index[0], "-c constraints.txt", *_pins(show("requirements.txt")),
              *_pins(show("binder/requirements.txt")), *hub, f"lmtie_edu @ git+{url}@{commit}"]
     return "\n".join(lines) + "\n"

@@ -1,4 +1,4 @@
-"""Make a venv that also sees the course's .venv: ``python -m tools.layered_venv build/x-venv``.
+"""Make a venv that also sees the course's .venv: ``python -m delivery.layered_venv build/x-venv``.
 
 Suites that need extra tools the learners' environment must not carry (JupyterHub, nbgrader, …) install
 them into such a venv: a ``.pth`` file adds the project venv's site-packages, so the course's own JupyterLab,

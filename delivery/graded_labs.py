@@ -1,6 +1,6 @@
 """Graded labs for nbgrader: one source notebook per lesson, autograded by the lesson's own checks.
 
-``python -m tools.graded_labs build [DIR]`` writes an nbgrader course (default ``build/nbgrader``):
+``python -m delivery.graded_labs build [DIR]`` writes an nbgrader course (default ``build/nbgrader``):
 ``source/lessonNN/NN_topic.ipynb`` for each lesson, where
 
 - each exercise cell keeps the stub's signature and comments, and holds the reference solution (from
@@ -10,11 +10,11 @@
   from the kernel's ``ex``), scoring 0 when a module of the package was patched from the student's cells;
 - everything else is the lesson as committed (nbgrader clears the outputs when it releases the assignment).
 
-``python -m tools.graded_labs check`` validates the course with nbgrader itself, one course per lesson,
+``python -m delivery.graded_labs check`` validates the course with nbgrader itself, one course per lesson,
 two lessons at a time: ``nbgrader generate_assignment``, then the submissions — the source notebook with the
 solutions, the released notebook untouched, and (lesson 01) the released notebook with one line that replaces
 the first exercise's checker by ``lambda f: True`` — ``nbgrader autograde`` of lesson 01's three submissions, then
-the grading step that runs the answers in a process apart (``tools.grade_submissions``) over every submission of
+the grading step that runs the answers in a process apart (``delivery.grade_submissions``) over every submission of
 every lesson. Every lesson must give full marks to the solutions and zero to the others, after the grading step
 and, for lesson 01, from the autograder too. Autograde runs one lesson: its locked cells are the same generated
 line in every lesson, and running another lesson's whole notebook again would check what the lesson suite's
@@ -39,8 +39,8 @@ from pathlib import Path
 
 import nbformat
 
+from delivery.grade_submissions import grade_assignment
 from tools.course import notebooks
-from tools.grade_submissions import grade_assignment
 from tools.make_solutions import STUB_NAME, solution_source, stored_verdicts
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -193,7 +193,7 @@ def check(workdir: Path, jobs: int) -> int:
                 f"{student} {final[student]:g}/{full:g} (autograde "
                 f"{'not run' if autograded[student] is None else format(autograded[student], 'g')})"
                 for student in students)
-                  + (" — tools.grade_submissions could not grade a submission" if failed else ""))
+                  + (" — delivery.grade_submissions could not grade a submission" if failed else ""))
     return 1 if failures else 0
 
 

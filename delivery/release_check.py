@@ -1,4 +1,4 @@
-"""Check a release of the course: ``python -m tools.release_check`` (``make release-check``).
+"""Check a release of the course: ``python -m delivery.release_check`` (``make release-check``).
 
 1. The version agrees everywhere: ``lmtie_edu/__init__.py`` holds it (pyproject.toml reads it, dynamic),
    CHANGELOG.md has a section for it (or Unreleased above it), CITATION.cff, the hub image's
@@ -13,7 +13,7 @@
    lesson 01 runs there through nbclient, from a folder outside the checkout, importing the installed
    package (a last cell checks where ``lmtie_edu`` came from).
 
-build and twine come from build/release-venv (requirements-release.txt, layered over .venv by release.mk);
+build and twine come from build/release-venv (requirements-release.txt, layered over .venv by delivery/release.mk);
 ``--python`` names that interpreter. ``--version`` prints the course version and exits. ``--reuse`` (what
 `make test` uses) keeps the wheel's venv of an earlier run when the wheel's declared dependencies and the
 pins are unchanged and reinstalls only the wheel; `make release-check` always makes it afresh.

@@ -1,4 +1,4 @@
-"""Write the students' branch: the lessons and nothing a student should not see. ``python -m tools.student_branch``.
+"""Write the students' branch: the lessons and nothing a student should not see. ``python -m delivery.student_branch``.
 
 A class pulls its lessons with nbgitpuller, which clones whatever branch the link names. Pointed at ``main`` or a
 release branch, it copied the whole repository into every student's home — ``lmtie_edu/lessonNN/solutions.py``
@@ -13,9 +13,9 @@ No package, solutions, tools, tests or deployment files: the lessons import ``lm
 on top of the branch's previous tip, so a student's next nbgitpuller click merges it like any upstream change.
 A run that would change nothing adds nothing.
 
-    python -m tools.student_branch                  # students/main from main
-    python -m tools.student_branch --ref v0.2.0     # students/v0.2.0 from the release tag
-    python -m tools.student_branch --ref release/v0.2.0 --branch students/v0.2.0   # a fix during the term
+    python -m delivery.student_branch                  # students/main from main
+    python -m delivery.student_branch --ref v0.2.0     # students/v0.2.0 from the release tag
+    python -m delivery.student_branch --ref release/v0.2.0 --branch students/v0.2.0   # a fix during the term
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ The notebooks of lmtie_edu {version} (from `{ref}`, commit {commit}), for studen
 
 The lessons import the `lmtie_edu` package, which your course environment provides (the hub's image, Binder, or
 `pip install` as the course's README says); this branch holds no package, solutions, tools or tests.
-Written by `python -m tools.student_branch`; do not commit to it by hand.
+Written by `python -m delivery.student_branch`; do not commit to it by hand.
 """
 
 

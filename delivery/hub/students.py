@@ -15,7 +15,7 @@ import statistics
 import time
 from dataclasses import dataclass, field
 
-from tools.lab.scripts import (  # the browser test's JavaScript, shared
+from delivery.lab.scripts import (  # the browser test's JavaScript, shared
     FIND_PANEL,
     IMAGE_DIGEST_JS,
     NOTEBOOK_STATE_JS,

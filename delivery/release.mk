@@ -1,4 +1,4 @@
-# Releases for a term (issue 25). Included by the Makefile after integration.mk (uses PY, TEST_STAMP, timed).
+# Releases for a term (issue 25). Included by the Makefile after delivery/integration.mk (uses PY, TEST_STAMP, timed).
 #   make platform-check  refuse an Intel Mac in one line (no torch 2.13 wheel for macOS x86-64)
 #   make release-check   build the wheel + sdist, twine check, install the wheel into a fresh venv, run lesson 01
 #   make test-release    the same for make test: the wheel's venv is kept while its dependencies and pins are
@@ -17,27 +17,27 @@ platform-check:
 		exit 1; \
 	fi
 
-# build and twine in their own venv over .venv (tools/layered_venv.py): the learners' environment gets neither.
+# build and twine in their own venv over .venv (delivery/layered_venv.py): the learners' environment gets neither.
 RELEASE_VENV  := build/release-venv
 RELEASE_STAMP := $(RELEASE_VENV)/.installed
 $(RELEASE_STAMP): requirements-release.txt constraints.txt $(TEST_STAMP)
 	$(call layered_venv,$(RELEASE_VENV),requirements-release.txt)
 
 release-check: $(RELEASE_STAMP)
-	$(call timed,make release-check,$(PY) -m tools.release_check --python $(RELEASE_VENV)/bin/python)
+	$(call timed,make release-check,$(PY) -m delivery.release_check --python $(RELEASE_VENV)/bin/python)
 
 test-release: $(RELEASE_STAMP)
-	$(call timed,make test-release,$(PY) -m tools.release_check --python $(RELEASE_VENV)/bin/python --reuse)
+	$(call timed,make test-release,$(PY) -m delivery.release_check --python $(RELEASE_VENV)/bin/python --reuse)
 
 REF ?= main
 release-stamp: $(TEST_STAMP)
-	$(PY) -m tools.colab --ref $(REF)
+	$(PY) -m delivery.colab --ref $(REF)
 
 release-links: $(TEST_STAMP)
 	@test -n "$(HUB)" || { echo "usage: make release-links HUB=https://your.hub [REF=v0.2.0]"; exit 1; }
-	@$(PY) -m tools.colab --ref $(REF) --links $(HUB)
+	@$(PY) -m delivery.colab --ref $(REF) --links $(HUB)
 
-# The install as a laptop resolves it (tools/install_check.py): PyPI alone, PyTorch's CPU index stood in for by
+# The install as a laptop resolves it (delivery/install_check.py): PyPI alone, PyTorch's CPU index stood in for by
 # the CPU wheel on this disk; torch's CPU build chosen and kept, no nvidia-* package. Needs PyPI (about 2 min).
 test-install: $(TEST_STAMP)
-	$(call timed,make test-install,$(PY) -m tools.install_check)
+	$(call timed,make test-install,$(PY) -m delivery.install_check)

@@ -1,4 +1,4 @@
-"""What a class's processes use, sampled while the class benchmark runs (tools/hub_bench.py): resident memory
+"""What a class's processes use, sampled while the class benchmark runs (delivery/hub_bench.py): resident memory
 every second, CPU seconds of each student's server and kernel, proportional set size."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import threading
 
 import psutil
 
-from tools.hub.server import HubServer, tree_rss
+from delivery.hub.server import HubServer, tree_rss
 
 
 class MemorySampler(threading.Thread):

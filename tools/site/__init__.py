@@ -1,1 +1,0 @@
-"""Pieces of the static site (tools/make_site.py): page template, widgets, alt texts, index, PDF."""
