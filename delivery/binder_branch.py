@@ -27,7 +27,7 @@ import re
 import sys
 from pathlib import Path
 
-from delivery.colab import repository_url
+from delivery.repository import repository_url
 from delivery.student_branch import REPO, blob, branch_command, commit_files, git
 
 PREFIX = "binder-"

@@ -35,12 +35,12 @@ import argparse
 import json
 import re
 import sys
-import tomllib
 from pathlib import Path
 from urllib.parse import urlencode
 
 import nbformat
 
+from delivery.repository import github_slug, repository_url
 from tools.backup import keep_before_overwrite, say_kept
 from tools.course import notebooks
 
@@ -52,21 +52,6 @@ BADGE_MARKER = "colab.research.google.com/assets/colab-badge.svg"
 SETUP_ID, BADGE_ID = "colab-setup", "colab-badges"
 # Packages Colab ships and the install must not replace (a replaced torch/numpy needs a runtime restart).
 KEEP = ("torch", "numpy", "ipykernel", "ipywidgets")
-
-
-def repository_url(pyproject: Path = REPO / "pyproject.toml") -> tuple[str, str]:
-    """The repository URL and where it came from."""
-    urls = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("project", {}).get("urls", {})
-    if urls.get("Repository"):
-        return urls["Repository"].rstrip("/").removesuffix(".git"), f"{pyproject.name} [project.urls] Repository"
-    raise SystemExit(f"{pyproject} has no [project.urls] Repository: the badges and Colab's install need it")
-
-
-def github_slug(url: str) -> str:
-    match = re.fullmatch(r"https://github\.com/([\w.-]+/[\w.-]+)", url)
-    if not match:
-        raise SystemExit(f"the repository URL must look like https://github.com/OWNER/NAME; got {url!r}")
-    return match.group(1)
 
 
 def install_target(url: str, ref: str) -> str:

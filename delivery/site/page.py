@@ -103,7 +103,8 @@ def nav_bar(lang: str, stem: str, *, has_other: bool, pdf: bool,
             neighbours: tuple[str | None, str | None] = (None, None), ref: str = "main") -> str:
     """The bar above a lesson: the index, the previous and next lessons of its edition, the search, the
     other-language version, the PDF, and the lesson in Colab and Binder at ``ref`` (the links its badges open)."""
-    from delivery.colab import binder_link, colab_link, repository_url
+    from delivery.colab import binder_link, colab_link
+    from delivery.repository import repository_url
 
     words = NAV[lang]
     zh = lang == "zh-CN"
