@@ -134,7 +134,8 @@ def test_the_stamp_tool_stamps_a_release_tag_and_back(tmp_path, monkeypatch, cap
     setup, badges = stamp_sources(copy)
     assert "git+https://github.com/lmtie-edu/lmtie_edu@v0.2.0" in setup and "@main" not in setup
     assert "/blob/v0.2.0/notebooks/01_embedding_lookup.ipynb" in badges
-    assert "mybinder.org/v2/gh/lmtie-edu/lmtie_edu/v0.2.0?" in badges and "main" not in badges
+    assert "mybinder.org/v2/gh/lmtie-edu/lmtie_edu/binder-v0.2.0?" in badges and "main" not in badges
+    assert "branch%3Dstudents%252Fv0.2.0" in badges  # nbgitpuller pulls the release's students' branch
     assert colab.main(["--check", str(copy)]) == 1  # neither main nor this version's tag
     current = f"v{release_check.course_version()}"
     assert colab.main(["--ref", current, str(copy)]) == 0
