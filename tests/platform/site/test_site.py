@@ -78,8 +78,8 @@ def test_lesson_page_figures_maths_widgets_and_axe(page, server, lesson):
     at = edition.index(lesson)
     for rel, neighbour in (("prev", edition[at - 1] if at else None),
                            ("next", edition[at + 1] if at + 1 < len(edition) else None)):
-        link = page.locator(f"nav.lmtie-bar a[rel={rel}]")
-        assert [link.get_attribute("href")] * link.count() == ([neighbour.name] if neighbour else []), (lesson, rel)
+        hrefs = page.locator(f"nav.lmtie-bar a[rel={rel}]").evaluate_all("links => links.map(a => a.getAttribute('href'))")
+        assert hrefs == ([neighbour.name] if neighbour else []), (lesson, rel, hrefs)
     launch = page.locator("nav.lmtie-bar a.lmtie-launch").evaluate_all("links => links.map(a => a.href)")
     assert [url.split("/")[2] for url in launch] == ["colab.research.google.com", "mybinder.org"], launch
     assert not page.errors, page.errors
