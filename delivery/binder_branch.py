@@ -13,8 +13,9 @@ running session. Here the content is the students' branch (``delivery/student_br
   ``delivery/lean_server.py``, copied), ``README.md`` and ``LICENSE``.
 
 ``<commit>`` is the last commit at or before ``--ref`` that changed the environment or the package
-(:data:`ENVIRONMENT_PATHS`), not ``--ref`` itself: a commit that changes only lessons leaves the branch as it is,
-so Binder reuses its image, and the badge's nbgitpuller link brings the new lessons. Each run adds one commit on
+(:data:`ENVIRONMENT_PATHS`), not ``--ref`` itself: a commit that changes only notebooks (a lesson's text or cells)
+leaves the branch as it is, so Binder reuses its image, and the badge's nbgitpuller link brings the new lessons; a
+change to the package (a lesson's checks included) builds a new image. Each run adds one commit on
 top of the branch's tip, or nothing when nothing changed.
 
     python -m delivery.binder_branch                 # binder-main from main
