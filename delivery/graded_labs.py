@@ -10,16 +10,18 @@
   from the kernel's ``ex``), scoring 0 when a module of the package was patched from the student's cells;
 - everything else is the lesson as committed (nbgrader clears the outputs when it releases the assignment).
 
-``python -m delivery.graded_labs check`` validates the course with nbgrader itself, one course per lesson,
-two lessons at a time: ``nbgrader generate_assignment``, then the submissions — the source notebook with the
-solutions, the released notebook untouched, and (lesson 01) the released notebook with one line that replaces
-the first exercise's checker by ``lambda f: True`` — ``nbgrader autograde`` of lesson 01's three submissions, then
-the grading step that runs the answers in a process apart (``delivery.grade_submissions``) over every submission of
-every lesson. Every lesson must give full marks to the solutions and zero to the others, after the grading step
-and, for lesson 01, from the autograder too. Autograde runs one lesson: its locked cells are the same generated
-line in every lesson, and running another lesson's whole notebook again would check what the lesson suite's
-run of the solved lessons already does (the cell timeout, 300 s, is far above any lesson's longest cell). Run it with the python that has nbgrader
-(``make test-nbgrader`` makes ``build/nbgrader-venv``).
+``python -m delivery.graded_labs check`` validates the course with nbgrader itself, one course per lesson:
+the students are added and the assignment generated through nbgrader's Python API (what its formgrader calls;
+one process instead of nbgrader's 4 s of imports per command), then the submissions — the source notebook with
+the solutions, the released notebook untouched, and (lesson 01) the released notebook with one line that replaces
+the first exercise's checker by ``lambda f: True`` — ``nbgrader autograde`` of lesson 01's three submissions (its
+command line, in a process of its own while the other lessons are graded), then the grading step that runs the
+answers in a process apart (``delivery.grade_submissions``) over every submission of every lesson. Every lesson
+must give full marks to the solutions and zero to the others, after the grading step and, for lesson 01, from the
+autograder too. Autograde runs one lesson: its locked cells are the same generated line in every lesson, and
+running another lesson's whole notebook again would check what the lesson suite's run of the solved lessons
+already does (the cell timeout, 300 s, is far above any lesson's longest cell). Run it with the python that has
+nbgrader (``make test-nbgrader`` makes ``build/nbgrader-venv``).
 """
 
 from __future__ import annotations
@@ -127,18 +129,39 @@ def nbgrader(course: Path, *args: str) -> None:
         raise RuntimeError(f"{' '.join(command[1:])} failed in {course}:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}")
 
 
+def nbgrader_api(course: Path):
+    """nbgrader's own Python API (the one its formgrader calls) on the course, with the course's config file:
+    the same apps as its command line, without a process (and nbgrader's 4 s of imports) per call."""
+    from nbgrader.apps import NbGraderAPI
+    from nbgrader.coursedir import CourseDirectory
+    from traitlets.config.loader import PyFileConfigLoader
+
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(course)).load_config()
+    config.CourseDirectory.root = str(course)
+    return NbGraderAPI(coursedir=CourseDirectory(config=config), config=config)
+
+
+def succeeded(result: dict, what: str, course: Path) -> None:
+    if not result["success"]:
+        raise RuntimeError(f"nbgrader {what} failed in {course}:\n{result.get('log', '')[-3000:]}\n"
+                           f"{result.get('error', '')[-3000:]}")
+
+
 def submit_one(path: Path, workdir: Path) -> tuple[Path, str, list[str]]:
     """Build and release one lesson, submit for its students; return (course, assignment, students). The first
-    lesson also gets the override submission and nbgrader's autograde."""
+    lesson also gets the override submission (nbgrader's autograde of it: :func:`check`)."""
+    from nbgrader.api import Gradebook
+
     course = workdir / path.stem
     shutil.rmtree(course, ignore_errors=True)
     build(course, [path])
     assignment = f"lesson{path.name[:2]}"
     first = path == lessons()[0]
     origins = {"solutions": "source", "untouched": "release", **({"override": "release"} if first else {})}
-    for student in origins:
-        nbgrader(course, "db", "student", "add", student)
-    nbgrader(course, "generate_assignment", assignment, "--force")
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
+        for student in origins:
+            gradebook.update_or_create_student(student)
+    succeeded(nbgrader_api(course).generate_assignment(assignment, force=True), "generate_assignment", course)
     for student, origin in origins.items():
         target = course / "submitted" / student / assignment
         target.mkdir(parents=True)
@@ -146,7 +169,6 @@ def submit_one(path: Path, workdir: Path) -> tuple[Path, str, list[str]]:
     if first:  # the other lessons' submissions are graded by the grading step alone (see the module's text)
         overridden = course / "submitted" / "override" / assignment / path.name
         nbformat.write(with_override(nbformat.read(overridden, as_version=4), assignment), overridden)
-        nbgrader(course, "autograde", assignment, "--force")
     return course, assignment, list(origins)
 
 
@@ -175,26 +197,36 @@ def with_override(nb, lesson: str):
     return nb
 
 
-def check(workdir: Path, jobs: int) -> int:
+def check(workdir: Path) -> int:
+    """Release and submit every lesson, autograde lesson 01 with nbgrader's command line in a process of its own
+    while the grading step grades the other lessons here, then grade lesson 01; print a line per lesson."""
     # nbgrader runs `alembic` (its database migrations) by name: this venv's bin/ must come first on PATH
     os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
-    failures = 0
-    with ThreadPoolExecutor(max_workers=jobs) as pool:  # each job waits on its own nbgrader process
-        for course, assignment, students in pool.map(lambda p: submit_one(p, workdir), lessons()):
-            autograded, full = scores(course, assignment, students)
-            with contextlib.redirect_stdout(io.StringIO()):  # its marks are read back just below
-                failed = grade_assignment(course, assignment)  # in this thread: it runs the lesson's checks
-            final, _ = scores(course, assignment, students)
-            expected = {student: full if student == "solutions" else 0.0 for student in students}
-            autograded_ok = all(autograded[student] in (score, None) for student, score in expected.items())
-            ok = full > 0 and not failed and final == expected and autograded_ok
-            failures += not ok
-            print(f"{'ok  ' if ok else 'FAIL'} {assignment}: " + ", ".join(
-                f"{student} {final[student]:g}/{full:g} (autograde "
-                f"{'not run' if autograded[student] is None else format(autograded[student], 'g')})"
-                for student in students)
-                  + (" — delivery.grade_submissions could not grade a submission" if failed else ""))
-    return 1 if failures else 0
+    released = [submit_one(path, workdir) for path in lessons()]
+    first_course, first_assignment, _ = released[0]
+    with ThreadPoolExecutor(max_workers=1) as pool:  # the thread only waits on nbgrader's process
+        autograding = pool.submit(nbgrader, first_course, "autograde", first_assignment, "--force")
+        lines = {assignment: graded_line(course, assignment, students) for course, assignment, students in released[1:]}
+        autograding.result()
+    lines[first_assignment] = graded_line(*released[0])
+    for assignment in sorted(lines):
+        print(lines[assignment])
+    return 1 if any(line.startswith("FAIL") for line in lines.values()) else 0
+
+
+def graded_line(course: Path, assignment: str, students: list[str]) -> str:
+    """Run the grading step on one lesson's submissions; the line that says what each student got."""
+    autograded, full = scores(course, assignment, students)
+    with contextlib.redirect_stdout(io.StringIO()):  # its marks are read back just below
+        failed = grade_assignment(course, assignment)  # in this thread: it runs the lesson's checks
+    final, _ = scores(course, assignment, students)
+    expected = {student: full if student == "solutions" else 0.0 for student in students}
+    autograded_ok = all(autograded[student] in (score, None) for student, score in expected.items())
+    ok = full > 0 and not failed and final == expected and autograded_ok
+    return (f"{'ok  ' if ok else 'FAIL'} {assignment}: " + ", ".join(
+        f"{student} {final[student]:g}/{full:g} (autograde "
+        f"{'not run' if autograded[student] is None else format(autograded[student], 'g')})" for student in students)
+        + (" — delivery.grade_submissions could not grade a submission" if failed else ""))
 
 
 def main(argv=None) -> int:
@@ -204,14 +236,13 @@ def main(argv=None) -> int:
     build_cmd.add_argument("course", nargs="?", type=Path, default=ROOT / "build" / "nbgrader")
     check_cmd = sub.add_parser("check", help="autograde solutions and untouched stubs with nbgrader")
     check_cmd.add_argument("--workdir", type=Path, default=ROOT / "build" / "nbgrader-check")
-    check_cmd.add_argument("--jobs", type=int, default=2, help="lessons graded at once (one kernel each)")
     args = parser.parse_args(argv)
     if args.command == "build":
         for name, n in build(args.course.resolve()).items():
             print(f"{name}: {n} autograded checks")
         print(f"nbgrader course in {args.course}: run `nbgrader generate_assignment lessonNN` there")
         return 0
-    return check(args.workdir.resolve(), max(1, args.jobs))
+    return check(args.workdir.resolve())
 
 
 if __name__ == "__main__":

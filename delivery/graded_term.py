@@ -3,7 +3,7 @@
 What ``python -m delivery.graded_labs check`` does not: the path a lab takes through a term. For lesson 01, in a
 scratch folder (default ``build/nbgrader-term``):
 
-1. the instructor builds the course, adds three students, ``generate_assignment`` and ``release_assignment``
+1. the instructor builds the course, imports the four students (``db student import``), ``generate_assignment`` and ``release_assignment``
    into a local exchange (nbgrader's own file-system exchange, as on a JupyterHub);
 2. three students on the hub, each in a home of their own, ``fetch_assignment`` it; alice solves it (the
    reference solutions), bob hands it in untouched, mallory hands in wrong answers with the one-line attacks on
@@ -17,7 +17,7 @@ scratch folder (default ``build/nbgrader-term``):
 5. alice ``fetch_feedback``\\ es, and reads her own score.
 
 Every step is checked; the exit status is 1 when one is wrong. Run it with the python that has nbgrader
-(``make test-nbgrader`` makes ``build/nbgrader-venv`` and runs it after the per-lesson check).
+(``make test-nbgrader`` makes ``build/nbgrader-venv`` and runs it beside the per-lesson check).
 """
 
 from __future__ import annotations
@@ -94,8 +94,8 @@ def term(workdir: Path) -> list[str]:
     with open(course / "nbgrader_config.py", "a", encoding="utf-8") as config:
         config.write(f"c.Exchange.root = {str(exchange)!r}\n"
                      f"c.FileNameCollectorPlugin.named_regexp = {LMS_FILE_NAME.pattern!r}\n")
-    for student in ("alice", "bob", "carol", "mallory"):
-        nbgrader(course, "db", "student", "add", student)
+    (course / "students.csv").write_text("id\nalice\nbob\ncarol\nmallory\n")
+    nbgrader(course, "db", "student", "import", "students.csv")
     nbgrader(course, "generate_assignment", ASSIGNMENT, "--force")
     nbgrader(course, "release_assignment", ASSIGNMENT)
     solved = course / "source" / ASSIGNMENT / lesson.name  # the source notebook holds the reference solutions
@@ -119,8 +119,8 @@ def term(workdir: Path) -> list[str]:
     if grade_assignment(course, ASSIGNMENT):
         raise RuntimeError("delivery.grade_submissions could not grade a submission")
     nbgrader(course, "generate_feedback", ASSIGNMENT)
-    for student in ("alice", "bob", "mallory"):  # carol's feedback goes back through the LMS: feedback/carol/…html
-        nbgrader(course, "release_feedback", ASSIGNMENT, f"--student={student}")
+    # carol's feedback goes back through the LMS (feedback/carol/…html), the others' through the exchange
+    nbgrader(course, "release_feedback", ASSIGNMENT, "--CourseDirectory.student_id_exclude=carol")
     nbgrader(course, "export")
     hub_student(workdir / "home" / "alice", exchange, "alice", "fetch_feedback", ASSIGNMENT)
     print(f"     the autograder alone gave mallory {fooled:g} (her attacks on the grading code in her kernel)")

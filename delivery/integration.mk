@@ -11,7 +11,7 @@
 #   make nbgrader     write an nbgrader course (build/nbgrader/source/lessonNN/) for graded labs
 #   make test-nbgrader  every lesson released by nbgrader itself and graded (lesson 01 autograded too): solutions
 #                       full marks, untouched stubs zero;
-#                       then lesson 01 through a term (release … export, exchange and LMS zip: delivery/graded_term.py)
+#                       and, beside it, lesson 01 through a term (release … export, exchange and LMS zip: delivery/graded_term.py)
 
 .PHONY: site test-site pdf test-pdf test-colab test-binder test-binder-env nbgrader test-nbgrader
 
@@ -82,6 +82,9 @@ $(NBGRADER_STAMP): requirements-nbgrader.txt constraints.txt $(TEST_STAMP)
 nbgrader: $(TEST_STAMP)
 	$(PY) -m delivery.graded_labs build
 
+# The term (one lesson, mostly one process at a time) runs beside the per-lesson check; its report follows the check's.
 test-nbgrader: $(NBGRADER_STAMP) $(MPL_READY)
-	$(call timed,make test-nbgrader,$(NBGRADER_VENV)/bin/python -m delivery.graded_labs check \
-		&& $(NBGRADER_VENV)/bin/python -m delivery.graded_term)
+	$(call timed,make test-nbgrader,mkdir -p build \
+		&& { $(NBGRADER_VENV)/bin/python -m delivery.graded_term > build/nbgrader-term.log 2>&1 & } \
+		&& term=$$! && $(NBGRADER_VENV)/bin/python -m delivery.graded_labs check; check=$$?; \
+		wait $$term; term=$$?; cat build/nbgrader-term.log; [ $$check -eq 0 ] && [ $$term -eq 0 ])
