@@ -53,7 +53,7 @@ LOWEST_PY   := $(LOWEST_VENV)/bin/python
 # index instead (LOWEST_TORCH_INDEX="--index-url https://download.pytorch.org/whl/cpu"). torch comes first,
 # alone, so that the second install keeps it.
 LOWEST_TORCH_INDEX ?=
-LOWEST_LESSONS     ?= $(wildcard notebooks/0[1-9]_*.ipynb)
+LOWEST_LESSONS     ?= $$($(LOWEST_PY) -m tools.course)  # every lesson course.toml names
 # `name>=X` (`,<Y` dropped) -> `name==X` for every requirement of [project] and its `lessons` extra.
 LOWEST_PINS = $$($(LOWEST_PY) -c "import tomllib; p = tomllib.load(open('pyproject.toml', 'rb'))['project']; \
 	print(' '.join(r.split('>=')[0] + '==' + r.split('>=')[1].split(',')[0] \

@@ -49,7 +49,7 @@ def test_no_lesson_exists_that_the_manifest_does_not_name(folder, pattern):
 
 
 # A glob or pattern for numbered lessons, or a literal list of lesson numbers.
-LESSON_LIST = re.compile(r"""\[0-9\]\[0-9\]_|\[0-9\]\*\.ipynb|lesson\[0-9\]|\{?["']0[1-9]["'], ["']0[2-9]["']""")
+LESSON_LIST = re.compile(r"""\[0-9\]\[0-9\]_|0\[1-9\]_|\[0-9\]\*\.ipynb|lesson\[0-9\]|\{?["']0[1-9]["'], ["']0[2-9]["']""")
 # Files that may match it, and why: the reader itself, this test, tests of the tools that take a path pattern
 # from a git tree of another ref (the students' branch, written from a tag whose lessons may differ), and
 # recorded measurements (study time clocks, keyed by the lessons that existed at their commit).
@@ -59,7 +59,7 @@ NOT_A_LIST_OF_THE_LESSONS = {"tools/course.py", "tests/course/test_manifest.py",
 
 def test_no_tool_test_or_make_rule_lists_the_lessons_itself():
     places = [*REPO.glob("tools/**/*.py"), *REPO.glob("delivery/**/*.py"), *REPO.glob("tests/**/*.py"),
-              *REPO.glob("delivery/*.mk"), REPO / "Makefile",
+              *REPO.glob("delivery/*.mk"), REPO / "Makefile", REPO / "zh.mk",
               *REPO.glob(".github/workflows/*.yml")]
     listing = sorted(str(path.relative_to(REPO)) for path in places
                      if str(path.relative_to(REPO)) not in NOT_A_LIST_OF_THE_LESSONS

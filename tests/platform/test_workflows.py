@@ -99,7 +99,7 @@ def test_lowest_versions_installs_each_lower_bound_and_runs_every_lesson():
     recipe = ci.split("\ntest-lowest:", 1)[1]
     assert 'pip install --quiet -e ".[lessons]" $$pins' in recipe and "--nbval-lax" in recipe
     assert "constraints.txt" not in recipe and "-r requirements" not in recipe  # no pins but the lower bounds
-    assert "LOWEST_LESSONS     ?= $(wildcard notebooks/0[1-9]_*.ipynb)" in ci  # every lesson, not one
+    assert "LOWEST_LESSONS     ?= $$($(LOWEST_PY) -m tools.course)" in ci  # every lesson course.toml names, not one
 
 
 def test_lowest_pins_are_pyprojects_lower_bounds():
