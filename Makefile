@@ -104,16 +104,36 @@ lab: $(LAB_STAMP) $(MPL_READY)
 lint: $(TEST_STAMP)
 	$(VENV)/bin/ruff check lmtie_edu tests tools delivery notebooks
 
-# The whole suite: the lesson suite, then the integration suites (each prints its time).
+# The whole suite: the lesson suite, then the Chinese lessons and the integration suites (each prints its time)
+# in two lanes side by side.
 test: $(TEST_STAMP)
 	@start=$$(date +%s); \
 	$(MAKE) --no-print-directory test-lessons || exit 1; \
 	echo "lesson suite (lint, unit tests, strict nbval over every lesson, solved, on another CPU's kernels):" \
 		"$$(( $$(date +%s) - start )) s"
-	$(MAKE) --no-print-directory test-zh-lessons
-	$(MAKE) --no-print-directory test-integration
+	@start=$$(date +%s); \
+	$(MAKE) --no-print-directory -j2 --output-sync=target lane-test-zh-lessons lane-test-nbgrader || exit 1; \
+	echo "the Chinese lessons and the integration suites, two lanes side by side: $$(( $$(date +%s) - start )) s"
 
-test-integration: test-browser test-site test-pdf test-binder test-colab test-nbgrader test-hub test-release test-install
+test-integration: $(TEST_STAMP) $(MPL_READY)
+	$(MAKE) --no-print-directory -j2 --output-sync=target lane-test-hub lane-test-nbgrader
+
+# Two lanes: alone, a suite keeps 1 to 1.9 of the 2 cores busy (it waits on pip, a browser, a server or one
+# process at a time), so one lane computes while the other waits. Within a lane the suites run one after the
+# other (`lane-X: lane-W` = X after W); each suite's output is printed whole when it ends (--output-sync). The
+# heavy suites of one lane meet the light ones of the other (the browser test beside the install checks).
+lane-test-browser:                  ; @$(MAKE) --no-print-directory test-browser
+lane-test-site: lane-test-browser   ; @$(MAKE) --no-print-directory test-site
+lane-test-pdf: lane-test-site       ; @$(MAKE) --no-print-directory test-pdf
+lane-test-hub: lane-test-pdf        ; @$(MAKE) --no-print-directory test-hub
+lane-test-zh-lessons: lane-test-hub ; @$(MAKE) --no-print-directory test-zh-lessons
+lane-test-install:                  ; @$(MAKE) --no-print-directory test-install
+lane-test-binder: lane-test-install ; @$(MAKE) --no-print-directory test-binder
+lane-test-release: lane-test-binder ; @$(MAKE) --no-print-directory test-release
+lane-test-colab: lane-test-release  ; @$(MAKE) --no-print-directory test-colab
+lane-test-nbgrader: lane-test-colab ; @$(MAKE) --no-print-directory test-nbgrader
+.PHONY: $(addprefix lane-,test-browser test-site test-pdf test-hub test-zh-lessons test-install test-binder \
+	test-release test-colab test-nbgrader)
 
 # The lesson suite. nbval re-executes every lesson with its exercises solved, under another CPU's kernels,
 # and compares every output with the stored one: the outputs were written by this CPU's native kernels,

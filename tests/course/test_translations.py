@@ -95,7 +95,9 @@ def test_make_test_checks_the_chinese_lessons_with_strict_nbval():
     makefile, zh_mk = ((REPO / name).read_text(encoding="utf-8") for name in ("Makefile", "zh.mk"))
     recipe = zh_mk.split("\ntest-zh-lessons:", 1)[1].split("\n\n", 1)[0]
     assert "$(NBVAL)" in recipe and "$$($(PY) -m tools.course --chinese)" in recipe, recipe
-    assert "test-zh-lessons" in makefile.split("\ntest:", 1)[1].split("\n\n", 1)[0], "make test must run it"
+    test_recipe = makefile.split("\ntest:", 1)[1].split("\n\n", 1)[0]
+    assert "lane-test-zh-lessons" in test_recipe, "make test must run it (at the end of a lane)"
+    assert "\nlane-test-zh-lessons: lane-test-hub ; @$(MAKE) --no-print-directory test-zh-lessons\n" in makefile
 
 
 @pytest.mark.parametrize("part", [*package.parts(), package.WORKED_ANSWERS])
