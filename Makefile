@@ -44,7 +44,7 @@ help:
 	@echo "make solutions     build instructor notebooks with the exercise solutions in build/solutions/"
 	@echo "make bench         time notebooks and widget redraws against their budgets"
 	@echo "make site          render every lesson and an index page into build/site/ (read-only web pages)"
-	@echo "make test-site     build the site and open it in Chromium"
+	@echo "make test-site     build the site with its PDFs, open every page in Chromium, check every PDF"
 	@echo "make test-colab    run every lesson in a Colab-like venv (ipywidgets 7, ipykernel 6) with its set-up cell"
 	@echo "make test-binder   show what Binder's repo2docker builds from binder/ (Python, CPU torch)"
 	@echo "make zh            update translations/zh_CN/*.po from the English lessons, build notebooks/zh_CN/ (中文版)"
@@ -116,24 +116,23 @@ test: $(TEST_STAMP)
 	echo "the Chinese lessons and the integration suites, two lanes side by side: $$(( $$(date +%s) - start )) s"
 
 test-integration: $(TEST_STAMP) $(MPL_READY)
-	$(MAKE) --no-print-directory -j2 --output-sync=target lane-test-hub lane-test-nbgrader
+	$(MAKE) --no-print-directory -j2 --output-sync=target lane-test-release lane-test-nbgrader
 
 # Two lanes: alone, a suite keeps 1 to 1.9 of the 2 cores busy (it waits on pip, a browser, a server or one
 # process at a time), so one lane computes while the other waits. Within a lane the suites run one after the
 # other (`lane-X: lane-W` = X after W); each suite's output is printed whole when it ends (--output-sync). The
 # heavy suites of one lane meet the light ones of the other (the browser test beside the install checks).
-lane-test-browser:                  ; @$(MAKE) --no-print-directory test-browser
-lane-test-site: lane-test-browser   ; @$(MAKE) --no-print-directory test-site
-lane-test-pdf: lane-test-site       ; @$(MAKE) --no-print-directory test-pdf
-lane-test-hub: lane-test-pdf        ; @$(MAKE) --no-print-directory test-hub
-lane-test-zh-lessons: lane-test-hub ; @$(MAKE) --no-print-directory test-zh-lessons
-lane-test-install:                  ; @$(MAKE) --no-print-directory test-install
-lane-test-binder: lane-test-install ; @$(MAKE) --no-print-directory test-binder
-lane-test-release: lane-test-binder ; @$(MAKE) --no-print-directory test-release
-lane-test-colab: lane-test-release  ; @$(MAKE) --no-print-directory test-colab
-lane-test-nbgrader: lane-test-colab ; @$(MAKE) --no-print-directory test-nbgrader
-.PHONY: $(addprefix lane-,test-browser test-site test-pdf test-hub test-zh-lessons test-install test-binder \
-	test-release test-colab test-nbgrader)
+lane-test-browser:                      ; @$(MAKE) --no-print-directory test-browser
+lane-test-site: lane-test-browser       ; @$(MAKE) --no-print-directory test-site
+lane-test-hub: lane-test-site           ; @$(MAKE) --no-print-directory test-hub
+lane-test-release: lane-test-hub        ; @$(MAKE) --no-print-directory test-release
+lane-test-zh-lessons: lane-test-release ; @$(MAKE) --no-print-directory test-zh-lessons
+lane-test-install:                      ; @$(MAKE) --no-print-directory test-install
+lane-test-binder: lane-test-install     ; @$(MAKE) --no-print-directory test-binder
+lane-test-colab: lane-test-binder       ; @$(MAKE) --no-print-directory test-colab
+lane-test-nbgrader: lane-test-colab     ; @$(MAKE) --no-print-directory test-nbgrader
+.PHONY: $(addprefix lane-,test-browser test-site test-hub test-release test-zh-lessons test-install test-binder \
+	test-colab test-nbgrader)
 
 # The lesson suite. nbval re-executes every lesson with its exercises solved, under another CPU's kernels,
 # and compares every output with the stored one: the outputs were written by this CPU's native kernels,

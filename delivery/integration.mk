@@ -2,9 +2,10 @@
 # (`include delivery/integration.mk`, after TEST_STAMP and PY are defined). Each target prints its elapsed seconds.
 #   make site         render every lesson of both editions (as committed) + indexes into build/site/, MathJax
 #                     and axe-core from npm (exact pins below) in build/site-node/
-#   make test-site    build the site, then open every page in Chromium offline, axe-core on each (tests/platform/site)
+#   make test-site    build the site with its PDFs, then open every page in Chromium offline, axe-core on each,
+#                     and check every PDF (tests/platform/site)
 #   make pdf          the site plus build/site/pdf/[zh_CN/]NN_name.pdf (Chromium print-to-PDF), linked from the indexes
-#   make test-pdf     make pdf, then check each PDF (size, pages, its title in pdftotext's text: poppler-utils)
+#   make test-pdf     make pdf, then check each PDF alone (size, pages, its title in pdftotext's text: poppler-utils)
 #   make test-colab   lessons stamped for Colab? then every lesson run in a Colab-like venv (build/colab-venv)
 #   make test-binder  what Binder's repo2docker will build from binder/ (`repo2docker --no-build`: its Dockerfile)
 #   make test-binder-env  that environment built in build/binder-env, then pip check in it (minutes the first time)
@@ -39,9 +40,9 @@ $(SITE_NODE_STAMP):
 site: $(TEST_STAMP) $(SITE_NODE_STAMP)
 	$(call timed,make site,$(PY) -m delivery.make_site)
 
+# The site as release.yml publishes it (`make pdf`: the pages link their PDFs), and every site test, the PDFs' too.
 test-site: $(TEST_STAMP) $(SITE_NODE_STAMP)
-	$(call timed,make test-site,$(PY) -m delivery.make_site && \
-		$(SITE_PYTEST) tests/platform/site --ignore=tests/platform/site/test_pdf.py)
+	$(call timed,make test-site,$(PY) -m delivery.make_site --pdf && $(SITE_PYTEST) tests/platform/site)
 
 # The Chinese PDFs need a CJK font for Chromium (apt-get install -y fonts-wqy-microhei): refused without one.
 pdf: $(TEST_STAMP) $(SITE_NODE_STAMP)

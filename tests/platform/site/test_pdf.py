@@ -3,7 +3,7 @@
 Each lesson of both editions has build/site/pdf/[zh_CN/]NN_name.pdf, linked from its index; each is a real
 document (more than a few pages, several hundred KB with its figures) whose text, extracted by poppler's
 pdftotext, holds the lesson's title, in Chinese for the Chinese edition (so a CJK font was embedded).
-Run by `make test-pdf` (after `make pdf`); skipped if the site has no PDFs.
+Run by `make test-site` and `make test-pdf` (each builds the site with its PDFs first); skipped if the site has none.
 """
 
 from __future__ import annotations
