@@ -4,7 +4,10 @@
    this machine can install it — numpy 2.1.3, matplotlib 3.10.0, transformers 5.15.0, ipywidgets 7.7.1,
    ipykernel 6.17.1, IPython 7.34.0. Two differences, each for a reason: Python 3.11, the only one here
    (Colab: 3.13.15); torch 2.13.0, the CPU wheel on this machine's disk (Colab: 2.11.0, whose Linux wheel on
-   PyPI is a CUDA build of about 2.7 GB with its nvidia-* wheels, too much for every CI run).
+   PyPI is a CUDA build of about 2.7 GB with its nvidia-* wheels, too much for every CI run). The venv is
+   layered over the course's .venv (delivery/layered_venv.py): the versions above are installed in it and come
+   first on its path; torch, the same 2.13.0, and the rest of what neither list pins (scipy, tokenizers, …)
+   come from .venv rather than a second install (about a minute of unpacking and compiling torch).
 2. The set-up cell that delivery/colab.py stamps into the lessons is run there with ``google.colab``
    simulated (a stub module in sys.modules), its git URL replaced by a copy of this checkout
    (``pip install "<copy>[lessons]"`` plus its keep-pins). Then torch, numpy, ipykernel and ipywidgets
@@ -32,6 +35,7 @@ import time
 from pathlib import Path
 
 from delivery import colab  # the set-up cell's source
+from delivery.layered_venv import layered_venv
 from tools.course import notebooks
 
 REPO = Path(__file__).resolve().parents[1]
@@ -50,6 +54,7 @@ import sys as _sys
 import warnings as _warnings
 from importlib.metadata import version as _version
 
+import lmtie_edu as _lmtie_edu
 from lmtie_edu.kit.panels import TiePanel as _TiePanel
 
 _rows = []
@@ -61,7 +66,7 @@ for _panel in _panels:
     _panel.set(tie=not _tie)
     _rows.append({"compute": getattr(_panel.compute, "__qualname__", repr(_panel.compute)), "tie_before": _tie,
                   "changed": bytes(_panel.image.value) != _before, "seconds": round(_panel.last_redraw_seconds, 2)})
-print("LMTIE-PANELS " + _json.dumps({"panels": _rows, "python": _sys.executable,
+print("LMTIE-PANELS " + _json.dumps({"panels": _rows, "python": _sys.executable, "package": _lmtie_edu.__file__,
                                     "versions": {n: _version(n) for n in WATCHED}}))
 """.replace("WATCHED", repr(WATCHED))
 
@@ -71,14 +76,13 @@ def venv_python() -> Path:
 
 
 def make_venv() -> None:
-    stamp = VENV / ".colab-base"
-    if stamp.exists() and stamp.read_text() == " ".join(BASE):
+    stamp, wanted = VENV / ".colab-base", "layered over .venv: " + " ".join(BASE)
+    if stamp.exists() and stamp.read_text() == wanted:
         return
-    shutil.rmtree(VENV, ignore_errors=True)
-    print(f"creating {VENV.relative_to(REPO)} ({' '.join(BASE)}) — a few minutes the first time", flush=True)
-    subprocess.run([sys.executable if sys.version_info >= (3, 11) else "python3", "-m", "venv", str(VENV)], check=True)
+    print(f"creating {VENV.relative_to(REPO)} over .venv ({' '.join(BASE)})", flush=True)
+    layered_venv(VENV, Path(sys.executable))
     subprocess.run([str(venv_python()), "-m", "pip", "install", "-q", *BASE], check=True)
-    stamp.write_text(" ".join(BASE))
+    stamp.write_text(wanted)
 
 
 def versions() -> dict:
@@ -148,6 +152,8 @@ def execute_lessons(paths: list[Path], simulate: bool) -> int:
                                  if o.get("name") == "stdout").split("LMTIE-PANELS ", 1)[1])
         panels = report["panels"]
         unchanged = [p["compute"] for p in panels if not p["changed"]]
+        if not Path(report["package"]).is_relative_to(VENV):  # the set-up cell's install, not the checkout beneath
+            errors.append(f"lmtie_edu was imported from {report['package']}, not from {VENV.relative_to(REPO)}")
         failed = bool(unchanged or errors or views < len(panels))
         failures += failed
         print(f"{'FAIL' if failed else 'ok  '} {path.name}: ran in {seconds:.0f} s; {views} widget view(s) displayed; "
@@ -158,7 +164,7 @@ def execute_lessons(paths: list[Path], simulate: bool) -> int:
             print(f"     ERROR OUTPUT {line}")
         for line in stderr:
             print(f"     stderr {line}")
-        print(f"     kernel {report['python']} {report['versions']}", flush=True)
+        print(f"     kernel {report['python']} {report['versions']}, lmtie_edu from {report['package']}", flush=True)
     return failures
 
 

@@ -7,8 +7,9 @@ dies with pytest if pytest is killed (see lab_server.py).
 
 Environment knobs: LMTIE_REQUIRE_BROWSER (missing browser = failure), LMTIE_CHROMIUM (another
 Chromium executable), LMTIE_LESSONS_DIR (another folder of lessons, e.g. a scratch copy), LMTIE_SOLVED_LESSONS
-(the lessons with their exercises solved, run in their place; `make test` sets it), LMTIE_BROWSER_ALONE (one
-lesson at a time, nothing running ahead, more timed clicks: `make bench-browser`). Timings are printed and
+(the lessons with their exercises solved, run in their place; `make test` does not set it: its nbval run
+of the solved lessons checks the solutions), LMTIE_BROWSER_ALONE (one lesson at a time, nothing running
+ahead, more timed clicks: `make bench-browser`). Timings are printed and
 written to build/browser-timings.json (alone: build/browser-alone-timings.json); they never fail the test —
 `make bench-browser` reports them against the 300 ms aim.
 """

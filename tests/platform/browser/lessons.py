@@ -14,7 +14,7 @@ REPO = Path(__file__).resolve().parents[3]
 # LMTIE_LESSONS_DIR points the test at another folder of lessons (e.g. a scratch copy while authoring).
 LESSONS_DIR = Path(os.environ.get("LMTIE_LESSONS_DIR", REPO / "notebooks"))
 # LMTIE_SOLVED_LESSONS: the same lessons with their exercises solved (python -m tools.make_solutions --for-nbval),
-# run in their place; `make test` sets it, so one run per lesson also checks the solutions.
+# run in their place. `make test` does not set it: the lesson suite's nbval run of the solved lessons checks them.
 SOLVED_DIR = Path(os.environ["LMTIE_SOLVED_LESSONS"]) if os.environ.get("LMTIE_SOLVED_LESSONS") else None
 VIEWPORT = {"width": 1400, "height": 1000}
 TIMINGS: dict[str, dict[str, float]] = {}  # lesson -> phase -> seconds, printed in the terminal summary
