@@ -116,30 +116,32 @@ test: $(TEST_STAMP)
 	echo "the Chinese lessons and the integration suites, two lanes side by side: $$(( $$(date +%s) - start )) s"
 
 test-integration: $(TEST_STAMP) $(MPL_READY)
-	$(MAKE) --no-print-directory -j2 --output-sync=target lane-test-release lane-test-nbgrader
+	$(MAKE) --no-print-directory -j2 --output-sync=target lane-test-hub lane-test-nbgrader
 
 # Two lanes: alone, a suite keeps 1 to 1.9 of the 2 cores busy (it waits on pip, a browser, a server or one
 # process at a time), so one lane computes while the other waits. Within a lane the suites run one after the
 # other (`lane-X: lane-W` = X after W); each suite's output is printed whole when it ends (--output-sync). The
 # heavy suites of one lane meet the light ones of the other (the browser test beside the install checks).
-lane-test-browser:                      ; @$(MAKE) --no-print-directory test-browser
-lane-test-site: lane-test-browser       ; @$(MAKE) --no-print-directory test-site
-lane-test-hub: lane-test-site           ; @$(MAKE) --no-print-directory test-hub
-lane-test-release: lane-test-hub        ; @$(MAKE) --no-print-directory test-release
-lane-test-zh-lessons: lane-test-release ; @$(MAKE) --no-print-directory test-zh-lessons
-lane-test-install:                      ; @$(MAKE) --no-print-directory test-install
-lane-test-binder: lane-test-install     ; @$(MAKE) --no-print-directory test-binder
-lane-test-colab: lane-test-binder       ; @$(MAKE) --no-print-directory test-colab
-lane-test-nbgrader: lane-test-colab     ; @$(MAKE) --no-print-directory test-nbgrader
-.PHONY: $(addprefix lane-,test-browser test-site test-hub test-release test-zh-lessons test-install test-binder \
+lane-test-browser:                  ; @$(MAKE) --no-print-directory test-browser
+lane-test-site: lane-test-browser   ; @$(MAKE) --no-print-directory test-site
+lane-test-hub: lane-test-site       ; @$(MAKE) --no-print-directory test-hub
+lane-test-zh-lessons: lane-test-hub ; @$(MAKE) --no-print-directory test-zh-lessons
+lane-test-install:                  ; @$(MAKE) --no-print-directory test-install
+lane-test-binder: lane-test-install ; @$(MAKE) --no-print-directory test-binder
+lane-test-release: lane-test-binder ; @$(MAKE) --no-print-directory test-release
+lane-test-colab: lane-test-release  ; @$(MAKE) --no-print-directory test-colab
+lane-test-nbgrader: lane-test-colab ; @$(MAKE) --no-print-directory test-nbgrader
+.PHONY: $(addprefix lane-,test-browser test-site test-hub test-zh-lessons test-install test-binder test-release \
 	test-colab test-nbgrader)
 
 # The lesson suite. nbval re-executes every lesson with its exercises solved, under another CPU's kernels,
 # and compares every output with the stored one: the outputs were written by this CPU's native kernels,
 # so a CPU-dependent digit fails here. The unit tests run in the same pytest, on the same two workers.
 # PYTHONPATH: the last cell of each solved lesson walks its panels with tools/learner_path.py.
+# The lessons come first on the command line, so the longest pieces of work (a notebook is one scope of
+# --dist loadscope; lesson 08's takes 1–1.5 min here) start first and the unit tests fill in around them.
 test-lessons: lint solutions-check $(MPL_READY)
-	env $(OTHER_CPU) PYTHONPATH=$(CURDIR) $(PY) -m pytest -q $(PARALLEL) $(NBVAL) tests build/solutions-check
+	env $(OTHER_CPU) PYTHONPATH=$(CURDIR) $(PY) -m pytest -q $(PARALLEL) $(NBVAL) build/solutions-check tests
 
 # The lessons with every exercise filled in by its reference solution, unexecuted (nbval runs them).
 solutions-check: $(TEST_STAMP)

@@ -97,7 +97,7 @@ def test_make_test_checks_the_chinese_lessons_with_strict_nbval():
     assert "$(NBVAL)" in recipe and "$$($(PY) -m tools.course --chinese)" in recipe, recipe
     test_recipe = makefile.split("\ntest:", 1)[1].split("\n\n", 1)[0]
     assert "lane-test-zh-lessons" in test_recipe, "make test must run it (at the end of a lane)"
-    assert "\nlane-test-zh-lessons: lane-test-release ; @$(MAKE) --no-print-directory test-zh-lessons\n" in makefile
+    assert "\nlane-test-zh-lessons: lane-test-hub ; @$(MAKE) --no-print-directory test-zh-lessons\n" in makefile
 
 
 @pytest.mark.parametrize("part", [*package.parts(), package.WORKED_ANSWERS])
