@@ -31,6 +31,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -121,6 +122,7 @@ def run_setup_cell() -> float:
 def execute_lessons(paths: list[Path], simulate: bool) -> int:
     """(runs inside the Colab venv) Execute each lesson, toggle its panels; return the number of failures."""
     import nbformat
+    from jupyter_client.manager import KernelManager
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
 
@@ -133,14 +135,19 @@ def execute_lessons(paths: list[Path], simulate: bool) -> int:
             if cell.cell_type == "code" and cell.source.startswith(colab.SETUP_MARKER) and simulate:
                 cell.source = SIMULATE + colab_cell()
         nb.cells.append(nbformat.v4.new_code_cell(TOGGLE_CELL))
-        client = NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}})
         started = time.perf_counter()
-        try:
-            client.execute()
-        except CellExecutionError as error:
-            failures += 1
-            print(f"FAIL {path.name}: {str(error)[-1500:]}", flush=True)
-            continue
+        # The kernel talks over Unix sockets in a folder of its own, not TCP ports: jupyter_client picks a free
+        # port, closes it and the kernel binds it later, and in between another process may take it (seen here
+        # with the hub test beside: "Address already in use", "Kernel died before replying to kernel_info").
+        with tempfile.TemporaryDirectory(prefix="lmtie-kernel-") as sockets:
+            kernel = KernelManager(kernel_name="python3", transport="ipc", ip=f"{sockets}/kernel")
+            client = NotebookClient(nb, km=kernel, timeout=600, resources={"metadata": {"path": str(path.parent)}})
+            try:
+                client.execute()
+            except CellExecutionError as error:
+                failures += 1
+                print(f"FAIL {path.name}: {str(error)[-1500:]}", flush=True)
+                continue
         seconds = time.perf_counter() - started
         errors = [f"cell {i}: {o.get('ename')}: {o.get('evalue', '')[:200]}" for i, c in enumerate(nb.cells)
                   if c.cell_type == "code" for o in c.outputs if o.get("output_type") == "error"]
