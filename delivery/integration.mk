@@ -12,7 +12,8 @@
 #   make nbgrader     write an nbgrader course (build/nbgrader/source/lessonNN/) for graded labs
 #   make test-nbgrader  every lesson released by nbgrader itself and graded (lesson 01 autograded too): solutions
 #                       full marks, untouched stubs zero;
-#                       and, beside it, lesson 01 through a term (release … export, exchange and LMS zip: delivery/graded_term.py)
+#                       and, beside it, lesson 01 through a term (release … export, exchange and LMS zip:
+#                       delivery/graded_term.py)
 
 .PHONY: site test-site pdf test-pdf test-colab test-binder test-binder-env nbgrader test-nbgrader
 
