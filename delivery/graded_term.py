@@ -4,7 +4,8 @@ What ``python -m delivery.graded_labs check`` does not: the path a lab takes thr
 scratch folder (default ``build/nbgrader-term``):
 
 1. the instructor builds the course, imports the four students (``db student import``),
-   ``generate_assignment`` and ``release_assignment`` into a local exchange (nbgrader's own file-system exchange, as on a JupyterHub);
+   ``generate_assignment`` and ``release_assignment`` into a local exchange (nbgrader's own file-system
+   exchange, as on a JupyterHub);
 2. three students on the hub, each in a home of their own, ``fetch_assignment`` it; alice solves it (the
    reference solutions), bob hands it in untouched, mallory hands in wrong answers with the one-line attacks on
    the grading code (:data:`ATTACKS`) in her answer cells; all ``submit``;
